@@ -1,0 +1,22 @@
+//! The othel binary: subcommands through clap; with no arguments, the engine's own loop.
+
+use clap::{CommandFactory, Parser};
+use othel::cli::{Cli, run};
+use std::process::ExitCode;
+
+fn main() -> ExitCode {
+    env_logger::Builder::from_env(env_logger::Env::default().default_filter_or("warn")).init();
+    let cli = Cli::parse();
+    let Some(command) = cli.command else {
+        // The protocol loop comes with the protocol; until then, say what there is.
+        let _ = Cli::command().print_help();
+        return ExitCode::SUCCESS;
+    };
+    match run(command) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("othel: {e}");
+            ExitCode::FAILURE
+        }
+    }
+}

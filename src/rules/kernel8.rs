@@ -1,0 +1,274 @@
+//! The 8×8 move generator and flip kernel on `u64` bitboards, the hot path of perft and search.
+//!
+//! Two implementations of each: a portable one (always compiled, the reference the tests compare
+//! against) and, when the build targets a CPU with AVX2 (`-C target-cpu=native`, see README.md), a
+//! vectorised one that works on four directions at once. [`moves`] and [`flips`] pick the best one the
+//! build allows.
+
+/// Every square but those of columns a and h: where a horizontal or diagonal step may land without
+/// wrapping to the next row.
+const INNER: u64 = 0x7e7e_7e7e_7e7e_7e7e;
+
+/// The squares where `p` may place a disc against `o`.
+#[inline(always)]
+pub fn moves(p: u64, o: u64) -> u64 {
+    #[cfg(all(target_arch = "x86_64", target_feature = "avx2"))]
+    {
+        avx2::moves(p, o)
+    }
+    #[cfg(not(all(target_arch = "x86_64", target_feature = "avx2")))]
+    {
+        moves_portable(p, o)
+    }
+}
+
+/// The discs of `o` that a placement by `p` on `index` flips.
+#[inline(always)]
+pub fn flips(p: u64, o: u64, index: usize) -> u64 {
+    #[cfg(all(target_arch = "x86_64", target_feature = "avx2"))]
+    {
+        avx2::flips(p, o, index)
+    }
+    #[cfg(not(all(target_arch = "x86_64", target_feature = "avx2")))]
+    {
+        flips_portable(p, o, index)
+    }
+}
+
+/// Move generation, one direction pair at a time. Runs of up to six opponent discs are grown with
+/// a doubling step (the run so far jumps two squares through pairs of opponent discs), as Edax's
+/// `get_moves` does.
+#[inline(always)]
+pub fn moves_portable(p: u64, o: u64) -> u64 {
+    #[inline(always)]
+    fn one_direction(p: u64, through: u64, d: u32) -> u64 {
+        let mut up = through & (p << d);
+        up |= through & (up << d);
+        let pairs_up = through & (through << d);
+        up |= pairs_up & (up << (2 * d));
+        up |= pairs_up & (up << (2 * d));
+        let mut down = through & (p >> d);
+        down |= through & (down >> d);
+        let pairs_down = through & (through >> d);
+        down |= pairs_down & (down >> (2 * d));
+        down |= pairs_down & (down >> (2 * d));
+        (up << d) | (down >> d)
+    }
+    let inner = o & INNER;
+    let candidates = one_direction(p, inner, 1)
+        | one_direction(p, o, 8)
+        | one_direction(p, inner, 7)
+        | one_direction(p, inner, 9);
+    candidates & !(p | o)
+}
+
+/// The squares from `index` to the board's edge in each direction, the square itself excluded.
+/// Directions 0–3 go towards higher indices (+1, +8, +9, +7), 4–7 towards lower ones.
+pub static RAYS: [[u64; 8]; 64] = rays();
+
+const fn rays() -> [[u64; 8]; 64] {
+    const STEPS: [(i32, i32); 8] = [
+        (0, 1),
+        (1, 0),
+        (1, 1),
+        (1, -1),
+        (0, -1),
+        (-1, 0),
+        (-1, -1),
+        (-1, 1),
+    ];
+    let mut table = [[0u64; 8]; 64];
+    let mut sq = 0;
+    while sq < 64 {
+        let mut d = 0;
+        while d < 8 {
+            let (dr, dc) = STEPS[d];
+            let (mut r, mut c) = (sq as i32 / 8 + dr, sq as i32 % 8 + dc);
+            while r >= 0 && r < 8 && c >= 0 && c < 8 {
+                table[sq][d] |= 1 << (r * 8 + c);
+                r += dr;
+                c += dc;
+            }
+            d += 1;
+        }
+        sq += 1;
+    }
+    table
+}
+
+/// Flips by rays: in a direction towards higher indices the first square of the ray that is not an
+/// opponent disc is its lowest set bit; towards lower indices, its highest. When that square holds
+/// a player disc, the ray's squares before it flip.
+#[inline(always)]
+pub fn flips_portable(p: u64, o: u64, index: usize) -> u64 {
+    let rays = &RAYS[index];
+    let mut flipped = 0;
+    for &ray in &rays[..4] {
+        let stop = ray & !o;
+        let outflank = stop & stop.wrapping_neg() & p;
+        flipped |= outflank.wrapping_sub((outflank != 0) as u64) & ray;
+    }
+    for &ray in &rays[4..] {
+        let stop = ray & !o;
+        let outflank = (1u64 << 63).checked_shr(stop.leading_zeros()).unwrap_or(0) & p;
+        flipped |= (outflank.wrapping_neg() << 1) & ray;
+    }
+    flipped
+}
+
+#[cfg(all(target_arch = "x86_64", target_feature = "avx2"))]
+mod avx2 {
+    //! AVX2 kernels: the four shift amounts (1, 8, 9, 7) sit in the four lanes of one vector.
+    use super::{INNER, RAYS};
+    use std::arch::x86_64::*;
+
+    /// Per-lane masks of the squares a run may pass through: horizontal and diagonal runs exclude
+    /// columns a and h.
+    #[inline(always)]
+    fn through_masks(o: u64) -> __m256i {
+        let inner = (o & INNER) as i64;
+        // SAFETY: AVX2 is enabled for this build (the module is compiled only then).
+        unsafe { _mm256_set_epi64x(inner, inner, o as i64, inner) }
+    }
+
+    #[inline(always)]
+    pub fn moves(p: u64, o: u64) -> u64 {
+        // SAFETY: AVX2 is enabled for this build; every intrinsic works on registers only.
+        unsafe {
+            let shifts = _mm256_set_epi64x(7, 9, 8, 1);
+            let shifts2 = _mm256_add_epi64(shifts, shifts);
+            let pv = _mm256_set1_epi64x(p as i64);
+            let through = through_masks(o);
+
+            let mut up = _mm256_and_si256(through, _mm256_sllv_epi64(pv, shifts));
+            up = _mm256_or_si256(up, _mm256_and_si256(through, _mm256_sllv_epi64(up, shifts)));
+            let pairs_up = _mm256_and_si256(through, _mm256_sllv_epi64(through, shifts));
+            up = _mm256_or_si256(up, _mm256_and_si256(pairs_up, _mm256_sllv_epi64(up, shifts2)));
+            up = _mm256_or_si256(up, _mm256_and_si256(pairs_up, _mm256_sllv_epi64(up, shifts2)));
+
+            let mut down = _mm256_and_si256(through, _mm256_srlv_epi64(pv, shifts));
+            down = _mm256_or_si256(
+                down,
+                _mm256_and_si256(through, _mm256_srlv_epi64(down, shifts)),
+            );
+            let pairs_down = _mm256_and_si256(through, _mm256_srlv_epi64(through, shifts));
+            down = _mm256_or_si256(
+                down,
+                _mm256_and_si256(pairs_down, _mm256_srlv_epi64(down, shifts2)),
+            );
+            down = _mm256_or_si256(
+                down,
+                _mm256_and_si256(pairs_down, _mm256_srlv_epi64(down, shifts2)),
+            );
+
+            let all = _mm256_or_si256(
+                _mm256_sllv_epi64(up, shifts),
+                _mm256_srlv_epi64(down, shifts),
+            );
+            let pair = _mm_or_si128(
+                _mm256_castsi256_si128(all),
+                _mm256_extracti128_si256::<1>(all),
+            );
+            let folded = _mm_or_si128(pair, _mm_unpackhi_epi64(pair, pair));
+            (_mm_cvtsi128_si64(folded) as u64) & !(p | o)
+        }
+    }
+
+    #[inline(always)]
+    pub fn flips(p: u64, o: u64, index: usize) -> u64 {
+        // SAFETY: AVX2 is enabled for this build; `RAYS[index]` is 8 u64s, read as two unaligned
+        // 256-bit vectors (index < 64 is checked by the array indexing).
+        unsafe {
+            let rays = &RAYS[index];
+            let ray_up = _mm256_loadu_si256(rays.as_ptr() as *const __m256i);
+            let ray_down = _mm256_loadu_si256(rays.as_ptr().add(4) as *const __m256i);
+            let pv = _mm256_set1_epi64x(p as i64);
+            let ov = _mm256_set1_epi64x(o as i64);
+            let zero = _mm256_setzero_si256();
+
+            // Towards higher indices: the lowest non-opponent square of each ray.
+            let stop_up = _mm256_andnot_si256(ov, ray_up);
+            let first_up = _mm256_and_si256(stop_up, _mm256_sub_epi64(zero, stop_up));
+            let outflank_up = _mm256_and_si256(first_up, pv);
+            // outflank - 1 where outflank != 0: adding the all-ones "is zero" mask undoes the -1.
+            let is_zero = _mm256_cmpeq_epi64(outflank_up, zero);
+            let below = _mm256_add_epi64(
+                outflank_up,
+                _mm256_andnot_si256(is_zero, _mm256_set1_epi64x(-1)),
+            );
+            let flips_up = _mm256_and_si256(below, ray_up);
+
+            // Towards lower indices: the highest non-opponent square. Without a lane-wise
+            // leading-zero count, smear the bits downwards and keep the top one.
+            let stop_down = _mm256_andnot_si256(ov, ray_down);
+            let mut smear = stop_down;
+            smear = _mm256_or_si256(smear, _mm256_srli_epi64::<1>(smear));
+            smear = _mm256_or_si256(smear, _mm256_srli_epi64::<2>(smear));
+            smear = _mm256_or_si256(smear, _mm256_srli_epi64::<4>(smear));
+            smear = _mm256_or_si256(smear, _mm256_srli_epi64::<8>(smear));
+            smear = _mm256_or_si256(smear, _mm256_srli_epi64::<16>(smear));
+            smear = _mm256_or_si256(smear, _mm256_srli_epi64::<32>(smear));
+            let top = _mm256_andnot_si256(_mm256_srli_epi64::<1>(smear), smear);
+            let outflank_down = _mm256_and_si256(top, pv);
+            let above = _mm256_slli_epi64::<1>(_mm256_sub_epi64(zero, outflank_down));
+            let flips_down = _mm256_and_si256(above, ray_down);
+
+            let all = _mm256_or_si256(flips_up, flips_down);
+            let pair = _mm_or_si128(
+                _mm256_castsi256_si128(all),
+                _mm256_extracti128_si256::<1>(all),
+            );
+            let folded = _mm_or_si128(pair, _mm_unpackhi_epi64(pair, pair));
+            _mm_cvtsi128_si64(folded) as u64
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::geometry::Size8;
+    use crate::rules::othello::{generic_flips, generic_moves};
+
+    /// A small deterministic generator, so that the kernel tests need no crate.
+    fn xorshift(state: &mut u64) -> u64 {
+        *state ^= *state << 13;
+        *state ^= *state >> 7;
+        *state ^= *state << 17;
+        *state
+    }
+
+    fn random_boards() -> Vec<(u64, u64)> {
+        let mut state = 0x9e37_79b9_7f4a_7c15;
+        (0..20_000)
+            .map(|i| {
+                let occupied = match i % 4 {
+                    0 => xorshift(&mut state),
+                    1 => xorshift(&mut state) | xorshift(&mut state),
+                    2 => xorshift(&mut state) & xorshift(&mut state),
+                    _ => !(xorshift(&mut state) & xorshift(&mut state) & xorshift(&mut state)),
+                };
+                let p = occupied & xorshift(&mut state);
+                (p, occupied & !p)
+            })
+            .collect()
+    }
+
+    #[test]
+    fn fast_kernels_agree_with_portable_and_generic_ones() {
+        for (p, o) in random_boards() {
+            let generic = generic_moves::<Size8>(p, o);
+            assert_eq!(moves_portable(p, o), generic, "moves of {p:#x} {o:#x}");
+            assert_eq!(moves(p, o), generic, "moves of {p:#x} {o:#x}");
+            for index in 0..64 {
+                if (p | o) & (1 << index) != 0 {
+                    continue;
+                }
+                let expected = generic_flips::<Size8>(p, o, index);
+                assert_eq!(flips_portable(p, o, index), expected, "flips at {index}");
+                assert_eq!(flips(p, o, index), expected, "flips at {index}");
+                assert_eq!(expected != 0, generic & (1 << index) != 0);
+            }
+        }
+    }
+}

@@ -1,0 +1,209 @@
+//! Othel Lehto, the palindrome game, on every odd board from 5×5 to 19×19.
+//!
+//! The board starts empty; any empty square is a placement; the second move of a game may be `swap`
+//! (the players trade colours; the board and the colour to move stay as they are). A placement flips
+//! in waves:
+//! 1. the first wave is the placed square;
+//! 2. for each square of the wave and each of the four lines through it, the maximal run of
+//!    occupied squares containing it (bounded by empty squares or the edge) is a palindrome when it
+//!    has two or more stones and its colours read the same both ways; every opponent stone of such a
+//!    run is marked;
+//! 3. all squares of a wave are judged against the board as it stood when the wave began; then
+//!    the marked stones flip to the mover's colour at once and form the next wave, until a wave marks
+//!    nothing.
+//!
+//! The game ends when the board is full; the score is the disc difference.
+
+use super::bits::Bits;
+use super::geometry::{
+    Geometry, Size5, Size7, Size9, Size11, Size13, Size15, Size17, Size19, coords,
+};
+use super::position::{BadDiscs, IllegalReason, Position};
+use super::variant::{Color, Variant};
+
+/// The sizes Lehto is played on.
+pub trait LehtoGeometry: Geometry {}
+
+impl LehtoGeometry for Size5 {}
+impl LehtoGeometry for Size7 {}
+impl LehtoGeometry for Size9 {}
+impl LehtoGeometry for Size11 {}
+impl LehtoGeometry for Size13 {}
+impl LehtoGeometry for Size15 {}
+impl LehtoGeometry for Size17 {}
+impl LehtoGeometry for Size19 {}
+
+/// The four lines through a square, as (row step, column step).
+const LINES: [(isize, isize); 4] = [(0, 1), (1, 0), (1, 1), (1, -1)];
+
+/// The opponent stones in palindromic runs through `index` (judged on `player`/`opponent`).
+fn palindrome_marks<G: Geometry>(player: G::Bits, opponent: G::Bits, index: usize) -> G::Bits {
+    let size = G::SIZE as isize;
+    let occupied = player | opponent;
+    let (row, col) = coords(index, G::SIZE);
+    let (row, col) = (row as isize, col as isize);
+    let on_board = |r: isize, c: isize| (0..size).contains(&r) && (0..size).contains(&c);
+    let mut marks = G::Bits::ZERO;
+    for (dr, dc) in LINES {
+        // Walk back to the first stone of the run, then read it forwards.
+        let (mut r, mut c) = (row, col);
+        while on_board(r - dr, c - dc) && occupied.has(((r - dr) * size + (c - dc)) as usize) {
+            r -= dr;
+            c -= dc;
+        }
+        let mut run = [0usize; 19];
+        let mut len = 0;
+        while on_board(r, c) && occupied.has((r * size + c) as usize) {
+            run[len] = (r * size + c) as usize;
+            len += 1;
+            r += dr;
+            c += dc;
+        }
+        if len < 2 {
+            continue;
+        }
+        let run = &run[..len];
+        let palindrome = (0..len / 2).all(|i| player.has(run[i]) == player.has(run[len - 1 - i]));
+        if palindrome {
+            for &sq in run {
+                if opponent.has(sq) {
+                    marks |= G::Bits::bit(sq);
+                }
+            }
+        }
+    }
+    marks
+}
+
+/// The opponent stones that a placement by `player` on the empty square `index` flips, over every
+/// wave of the cascade.
+pub fn lehto_flips<G: Geometry>(player: G::Bits, opponent: G::Bits, index: usize) -> G::Bits {
+    let mut player = player | G::Bits::bit(index);
+    let mut opponent = opponent;
+    let mut wave = G::Bits::bit(index);
+    let mut flipped = G::Bits::ZERO;
+    loop {
+        let mut marked = G::Bits::ZERO;
+        for sq in wave.squares() {
+            marked |= palindrome_marks::<G>(player, opponent, sq);
+        }
+        if marked.is_empty() {
+            return flipped;
+        }
+        player |= marked;
+        opponent ^= marked;
+        flipped |= marked;
+        wave = marked;
+    }
+}
+
+/// A Lehto position on the board `G`.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+pub struct Lehto<G: LehtoGeometry> {
+    player: G::Bits,
+    opponent: G::Bits,
+    to_move: Color,
+    swap_allowed: bool,
+}
+
+impl<G: LehtoGeometry> Lehto<G> {
+    /// The position after a placement on `index` that flips `flips`.
+    #[inline]
+    pub fn with_flips(&self, index: usize, flips: G::Bits) -> Self {
+        let first_move = (self.player | self.opponent).is_empty();
+        Lehto {
+            player: self.opponent ^ flips,
+            opponent: self.player | flips | G::Bits::bit(index),
+            to_move: self.to_move.opposite(),
+            swap_allowed: first_move,
+        }
+    }
+
+    /// The opponent stones a placement on `index` would flip.
+    #[inline]
+    pub fn flips(&self, index: usize) -> G::Bits {
+        lehto_flips::<G>(self.player, self.opponent, index)
+    }
+}
+
+impl<G: LehtoGeometry> Position for Lehto<G> {
+    type Bits = G::Bits;
+    type Geometry = G;
+    const VARIANT: Variant = Variant::Lehto;
+
+    fn start() -> Self {
+        Lehto {
+            player: G::Bits::ZERO,
+            opponent: G::Bits::ZERO,
+            to_move: Color::Black,
+            swap_allowed: false,
+        }
+    }
+
+    /// A board with a single stone, of the colour not to move, is taken as the position right after
+    /// the first move, where `swap` is allowed (a board string cannot tell whether a swap was made).
+    fn from_discs(black: G::Bits, white: G::Bits, to_move: Color) -> Result<Self, BadDiscs> {
+        if !(black & white).is_empty() || !((black | white) & !G::ALL).is_empty() {
+            return Err(BadDiscs);
+        }
+        let (player, opponent) = match to_move {
+            Color::Black => (black, white),
+            Color::White => (white, black),
+        };
+        Ok(Lehto {
+            player,
+            opponent,
+            to_move,
+            swap_allowed: player.is_empty() && opponent.count() == 1,
+        })
+    }
+
+    #[inline(always)]
+    fn player(&self) -> G::Bits {
+        self.player
+    }
+    #[inline(always)]
+    fn opponent(&self) -> G::Bits {
+        self.opponent
+    }
+    #[inline(always)]
+    fn side_to_move(&self) -> Color {
+        self.to_move
+    }
+    #[inline(always)]
+    fn placements(&self) -> G::Bits {
+        self.empties()
+    }
+    fn must_pass(&self) -> bool {
+        false
+    }
+    fn can_swap(&self) -> bool {
+        self.swap_allowed
+    }
+    fn is_game_over(&self) -> bool {
+        self.empties().is_empty()
+    }
+    #[inline]
+    fn play_index_unchecked(&self, index: usize) -> Self {
+        self.with_flips(index, self.flips(index))
+    }
+    /// Lehto has no pass; this plays the swap, its only non-placement move.
+    fn play_pass_unchecked(&self) -> Self {
+        self.play_swap_unchecked()
+    }
+    /// The players trade colours: the board and the colour to move stay, and the turn goes to the
+    /// player who made the first move, who now owns that colour. Seen from the colour to move, only
+    /// the right to swap changes.
+    fn play_swap_unchecked(&self) -> Self {
+        Lehto {
+            swap_allowed: false,
+            ..*self
+        }
+    }
+    fn final_score(&self) -> i32 {
+        self.player.count() as i32 - self.opponent.count() as i32
+    }
+    fn placement_error(&self, _index: usize) -> IllegalReason {
+        IllegalReason::Occupied
+    }
+}

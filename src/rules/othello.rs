@@ -1,0 +1,242 @@
+//! Othello / Reversi on every even board from 4×4 to 16×16.
+//!
+//! A placement must bracket a straight line (8 directions) of opponent discs between the new disc
+//! and one of the mover's; every bracketed line flips. A player with no placement passes; the game
+//! ends when neither player can place. The 8×8 board has its own kernels ([`super::kernel8`]); the
+//! other sizes share the generic shift-based ones here.
+
+use super::bits::Bits;
+use super::geometry::{
+    Geometry, Size4, Size6, Size8, Size10, Size12, Size14, Size16, coords,
+};
+use super::kernel8;
+use super::position::{BadDiscs, IllegalReason, Position};
+use super::variant::{Color, Variant};
+
+/// A board size Othello is played on, with its move generator and flip kernel.
+pub trait OthelloGeometry: Geometry {
+    /// The squares where `player` may place a disc against `opponent`.
+    fn moves(player: Self::Bits, opponent: Self::Bits) -> Self::Bits;
+    /// The opponent discs that a placement by `player` on `index` flips (empty when it is not a
+    /// legal placement).
+    fn flips(player: Self::Bits, opponent: Self::Bits, index: usize) -> Self::Bits;
+}
+
+/// Shifts towards higher indices by `n` when `n > 0`, towards lower ones when `n < 0`.
+#[inline(always)]
+fn shift<B: Bits>(bits: B, n: i32) -> B {
+    if n > 0 {
+        bits.shl(n as u32)
+    } else {
+        bits.shr((-n) as u32)
+    }
+}
+
+/// Move generation for any size: for each direction, grow runs of opponent discs from the player's
+/// discs by repeated shifts, and keep the empty squares just past a run.
+#[inline(always)]
+pub fn generic_moves<G: Geometry>(player: G::Bits, opponent: G::Bits) -> G::Bits {
+    let n = G::SIZE as i32;
+    let empty = G::ALL & !(player | opponent);
+    let inner = opponent & G::INNER_COLUMNS;
+    let mut moves = G::Bits::ZERO;
+    for (step, through) in [
+        (1, inner),
+        (-1, inner),
+        (n, opponent),
+        (-n, opponent),
+        (n + 1, inner),
+        (-n - 1, inner),
+        (n - 1, inner),
+        (-n + 1, inner),
+    ] {
+        let mut run = shift(player, step) & through;
+        for _ in 0..G::SIZE - 3 {
+            run |= shift(run, step) & through;
+        }
+        moves |= shift(run, step) & empty;
+    }
+    moves
+}
+
+/// The eight directions as (row step, column step).
+const DIRECTIONS: [(isize, isize); 8] = [
+    (0, 1),
+    (0, -1),
+    (1, 0),
+    (-1, 0),
+    (1, 1),
+    (1, -1),
+    (-1, 1),
+    (-1, -1),
+];
+
+/// Flips for any size, by walking each direction from the placed square.
+#[inline]
+pub fn generic_flips<G: Geometry>(player: G::Bits, opponent: G::Bits, index: usize) -> G::Bits {
+    let size = G::SIZE as isize;
+    let (row, col) = coords(index, G::SIZE);
+    let mut flips = G::Bits::ZERO;
+    for (dr, dc) in DIRECTIONS {
+        let mut line = G::Bits::ZERO;
+        let (mut r, mut c) = (row as isize + dr, col as isize + dc);
+        while (0..size).contains(&r) && (0..size).contains(&c) {
+            let sq = (r * size + c) as usize;
+            if opponent.has(sq) {
+                line |= G::Bits::bit(sq);
+            } else {
+                if player.has(sq) {
+                    flips |= line;
+                }
+                break;
+            }
+            r += dr;
+            c += dc;
+        }
+    }
+    flips
+}
+
+macro_rules! generic_othello_geometry {
+    ($($size:ty),*) => {$(
+        impl OthelloGeometry for $size {
+            #[inline(always)]
+            fn moves(player: Self::Bits, opponent: Self::Bits) -> Self::Bits {
+                generic_moves::<Self>(player, opponent)
+            }
+            #[inline(always)]
+            fn flips(player: Self::Bits, opponent: Self::Bits, index: usize) -> Self::Bits {
+                generic_flips::<Self>(player, opponent, index)
+            }
+        }
+    )*};
+}
+
+generic_othello_geometry!(Size4, Size6, Size10, Size12, Size14, Size16);
+
+impl OthelloGeometry for Size8 {
+    #[inline(always)]
+    fn moves(player: u64, opponent: u64) -> u64 {
+        kernel8::moves(player, opponent)
+    }
+    #[inline(always)]
+    fn flips(player: u64, opponent: u64, index: usize) -> u64 {
+        kernel8::flips(player, opponent, index)
+    }
+}
+
+/// An Othello position on the board `G`.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+pub struct Othello<G: OthelloGeometry> {
+    player: G::Bits,
+    opponent: G::Bits,
+    to_move: Color,
+}
+
+impl<G: OthelloGeometry> Othello<G> {
+    /// The position after a placement on `index` that flips `flips`.
+    #[inline(always)]
+    pub fn with_flips(&self, index: usize, flips: G::Bits) -> Self {
+        Othello {
+            player: self.opponent ^ flips,
+            opponent: self.player | flips | G::Bits::bit(index),
+            to_move: self.to_move.opposite(),
+        }
+    }
+
+    /// The opponent discs a placement on `index` would flip.
+    #[inline(always)]
+    pub fn flips(&self, index: usize) -> G::Bits {
+        G::flips(self.player, self.opponent, index)
+    }
+
+    /// The squares where the opponent could place if it were to move.
+    #[inline(always)]
+    pub fn opponent_placements(&self) -> G::Bits {
+        G::moves(self.opponent, self.player)
+    }
+}
+
+impl<G: OthelloGeometry> Position for Othello<G> {
+    type Bits = G::Bits;
+    type Geometry = G;
+    const VARIANT: Variant = Variant::Othello;
+
+    fn start() -> Self {
+        let n = G::SIZE;
+        let h = n / 2;
+        let at = |row: usize, col: usize| G::Bits::bit(row * n + col);
+        Othello {
+            player: at(h - 1, h) | at(h, h - 1),
+            opponent: at(h - 1, h - 1) | at(h, h),
+            to_move: Color::Black,
+        }
+    }
+
+    fn from_discs(black: G::Bits, white: G::Bits, to_move: Color) -> Result<Self, BadDiscs> {
+        if !(black & white).is_empty() || !((black | white) & !G::ALL).is_empty() {
+            return Err(BadDiscs);
+        }
+        let (player, opponent) = match to_move {
+            Color::Black => (black, white),
+            Color::White => (white, black),
+        };
+        Ok(Othello {
+            player,
+            opponent,
+            to_move,
+        })
+    }
+
+    #[inline(always)]
+    fn player(&self) -> G::Bits {
+        self.player
+    }
+    #[inline(always)]
+    fn opponent(&self) -> G::Bits {
+        self.opponent
+    }
+    #[inline(always)]
+    fn side_to_move(&self) -> Color {
+        self.to_move
+    }
+    #[inline(always)]
+    fn placements(&self) -> G::Bits {
+        G::moves(self.player, self.opponent)
+    }
+    fn must_pass(&self) -> bool {
+        self.placements().is_empty() && !self.opponent_placements().is_empty()
+    }
+    fn is_game_over(&self) -> bool {
+        self.placements().is_empty() && self.opponent_placements().is_empty()
+    }
+    #[inline(always)]
+    fn play_index_unchecked(&self, index: usize) -> Self {
+        self.with_flips(index, self.flips(index))
+    }
+    #[inline(always)]
+    fn play_pass_unchecked(&self) -> Self {
+        Othello {
+            player: self.opponent,
+            opponent: self.player,
+            to_move: self.to_move.opposite(),
+        }
+    }
+    fn final_score(&self) -> i32 {
+        let mine = self.player.count() as i32;
+        let theirs = self.opponent.count() as i32;
+        let empties = G::SQUARES as i32 - mine - theirs;
+        match mine.cmp(&theirs) {
+            std::cmp::Ordering::Greater => mine - theirs + empties,
+            std::cmp::Ordering::Less => mine - theirs - empties,
+            std::cmp::Ordering::Equal => 0,
+        }
+    }
+    fn placement_error(&self, index: usize) -> IllegalReason {
+        if (self.player | self.opponent).has(index) {
+            IllegalReason::Occupied
+        } else {
+            IllegalReason::FlipsNothing
+        }
+    }
+}
