@@ -126,14 +126,14 @@ impl<const W: usize> Default for Wide<W> {
 }
 
 macro_rules! impl_wide_op {
-    ($trait:ident, $method:ident, $assign_trait:ident, $assign_method:ident, $op:tt) => {
+    ($trait:ident, $method:ident, $assign_trait:ident, $assign_method:ident, $assign_op:tt) => {
         impl<const W: usize> $trait for Wide<W> {
             type Output = Self;
             #[inline(always)]
             fn $method(self, rhs: Self) -> Self {
                 let mut out = self.0;
                 for (o, r) in out.iter_mut().zip(rhs.0) {
-                    *o = *o $op r;
+                    *o $assign_op r;
                 }
                 Wide(out)
             }
@@ -142,16 +142,16 @@ macro_rules! impl_wide_op {
             #[inline(always)]
             fn $assign_method(&mut self, rhs: Self) {
                 for (o, r) in self.0.iter_mut().zip(rhs.0) {
-                    *o = *o $op r;
+                    *o $assign_op r;
                 }
             }
         }
     };
 }
 
-impl_wide_op!(BitAnd, bitand, BitAndAssign, bitand_assign, &);
-impl_wide_op!(BitOr, bitor, BitOrAssign, bitor_assign, |);
-impl_wide_op!(BitXor, bitxor, BitXorAssign, bitxor_assign, ^);
+impl_wide_op!(BitAnd, bitand, BitAndAssign, bitand_assign, &=);
+impl_wide_op!(BitOr, bitor, BitOrAssign, bitor_assign, |=);
+impl_wide_op!(BitXor, bitxor, BitXorAssign, bitxor_assign, ^=);
 
 impl<const W: usize> Not for Wide<W> {
     type Output = Self;
@@ -171,6 +171,8 @@ impl<const W: usize> Bits for Wide<W> {
         words[index / 64] = 1 << (index % 64);
         Wide(words)
     }
+    // Each word takes bits from its neighbour: indexing says that more plainly than iterators.
+    #[allow(clippy::needless_range_loop)]
     #[inline(always)]
     fn shl(self, n: u32) -> Self {
         if n == 0 {
@@ -183,6 +185,7 @@ impl<const W: usize> Bits for Wide<W> {
         }
         Wide(out)
     }
+    #[allow(clippy::needless_range_loop)]
     #[inline(always)]
     fn shr(self, n: u32) -> Self {
         if n == 0 {
@@ -223,7 +226,9 @@ impl<const W: usize> Bits for Wide<W> {
 
 /// Builds the set of the given squares (a helper for tests and for masks built at start-up).
 pub fn from_squares<B: Bits>(squares: impl IntoIterator<Item = usize>) -> B {
-    squares.into_iter().fold(B::ZERO, |acc, sq| acc | B::bit(sq))
+    squares
+        .into_iter()
+        .fold(B::ZERO, |acc, sq| acc | B::bit(sq))
 }
 
 #[cfg(test)]

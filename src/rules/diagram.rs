@@ -56,7 +56,11 @@ pub fn diagram<P: Position>(position: &P) -> String {
         };
         let _ = writeln!(out, "game over: {result}");
     } else {
-        let moves: Vec<String> = position.legal_moves().iter().map(|m| m.to_string()).collect();
+        let moves: Vec<String> = position
+            .legal_moves()
+            .iter()
+            .map(|m| m.to_string())
+            .collect();
         let _ = writeln!(out, "{} to move", color_name(position.side_to_move()));
         let _ = writeln!(out, "legal moves: {}", moves.join(" "));
     }

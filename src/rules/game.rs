@@ -148,7 +148,10 @@ mod tests {
         let err = game.play_transcript("c3a1").unwrap_err();
         assert!(matches!(err, GameError::Illegal { ply: 2, .. }), "{err}");
         assert_eq!(game, before);
-        assert_eq!(game.undo(), Some(Move::Place("d6".parse::<Square>().unwrap())));
+        assert_eq!(
+            game.undo(),
+            Some(Move::Place("d6".parse::<Square>().unwrap()))
+        );
         assert_eq!(game.transcript(), "f5");
     }
 }

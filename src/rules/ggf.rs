@@ -59,7 +59,11 @@ impl fmt::Display for GgfError {
             GgfError::WrongColor { ply, found } => write!(
                 f,
                 "move {ply} is played by {}, who is not to move",
-                if *found == Color::Black { "black" } else { "white" }
+                if *found == Color::Black {
+                    "black"
+                } else {
+                    "white"
+                }
             ),
             GgfError::Illegal { ply, error } => write!(f, "move {ply}: {error}"),
             GgfError::Notation(e) => e.fmt(f),
@@ -114,13 +118,17 @@ fn properties(body: &str) -> Result<Vec<(String, String)>, GgfError> {
                 break;
             }
             if !c.is_ascii_alphabetic() {
-                return Err(GgfError::BadProperty(body[start..].chars().take(20).collect()));
+                return Err(GgfError::BadProperty(
+                    body[start..].chars().take(20).collect(),
+                ));
             }
             key.push(c);
             chars.next();
         }
         if key.is_empty() || chars.next().is_none() {
-            return Err(GgfError::BadProperty(body[start..].chars().take(20).collect()));
+            return Err(GgfError::BadProperty(
+                body[start..].chars().take(20).collect(),
+            ));
         }
         let mut value = String::new();
         let mut closed = false;
@@ -139,7 +147,9 @@ fn properties(body: &str) -> Result<Vec<(String, String)>, GgfError> {
             }
         }
         if !closed {
-            return Err(GgfError::BadProperty(body[start..].chars().take(20).collect()));
+            return Err(GgfError::BadProperty(
+                body[start..].chars().take(20).collect(),
+            ));
         }
         out.push((key.to_ascii_uppercase(), value));
     }
@@ -165,7 +175,12 @@ fn board_of(value: &str) -> Result<Setup, GgfError> {
 fn move_of(value: &str, color: Color) -> Result<GgfMove, GgfError> {
     let bad = || GgfError::BadMove(value.to_string());
     let mut parts = value.split('/');
-    let mv: Move = parts.next().unwrap_or("").trim().parse().map_err(|_| bad())?;
+    let mv: Move = parts
+        .next()
+        .unwrap_or("")
+        .trim()
+        .parse()
+        .map_err(|_| bad())?;
     let mut number = || -> Result<Option<f64>, GgfError> {
         match parts.next().map(str::trim) {
             None | Some("") => Ok(None),
@@ -344,7 +359,11 @@ impl fmt::Display for GgfRecord {
             match (m.eval, m.seconds) {
                 (None, None) => {}
                 (Some(e), None) => write!(f, "/{e:.2}")?,
-                (e, Some(t)) => write!(f, "/{}/{t:.2}", e.map(|e| format!("{e:.2}")).unwrap_or_default())?,
+                (e, Some(t)) => write!(
+                    f,
+                    "/{}/{t:.2}",
+                    e.map(|e| format!("{e:.2}")).unwrap_or_default()
+                )?,
             }
             f.write_str("]")?;
         }
@@ -355,8 +374,8 @@ impl fmt::Display for GgfRecord {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::rules::geometry::Size8;
     use crate::rules::Othello;
+    use crate::rules::geometry::Size8;
 
     #[test]
     fn an_nboard_record_reads_and_replays() {

@@ -143,8 +143,14 @@ mod avx2 {
             let mut up = _mm256_and_si256(through, _mm256_sllv_epi64(pv, shifts));
             up = _mm256_or_si256(up, _mm256_and_si256(through, _mm256_sllv_epi64(up, shifts)));
             let pairs_up = _mm256_and_si256(through, _mm256_sllv_epi64(through, shifts));
-            up = _mm256_or_si256(up, _mm256_and_si256(pairs_up, _mm256_sllv_epi64(up, shifts2)));
-            up = _mm256_or_si256(up, _mm256_and_si256(pairs_up, _mm256_sllv_epi64(up, shifts2)));
+            up = _mm256_or_si256(
+                up,
+                _mm256_and_si256(pairs_up, _mm256_sllv_epi64(up, shifts2)),
+            );
+            up = _mm256_or_si256(
+                up,
+                _mm256_and_si256(pairs_up, _mm256_sllv_epi64(up, shifts2)),
+            );
 
             let mut down = _mm256_and_si256(through, _mm256_srlv_epi64(pv, shifts));
             down = _mm256_or_si256(

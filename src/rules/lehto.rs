@@ -75,14 +75,21 @@ fn palindrome_marks<G: Geometry>(player: G::Bits, opponent: G::Bits, index: usiz
     marks
 }
 
-/// The opponent stones that a placement by `player` on the empty square `index` flips, over every
-/// wave of the cascade.
-pub fn lehto_flips<G: Geometry>(player: G::Bits, opponent: G::Bits, index: usize) -> G::Bits {
+/// Plays out the cascade of a placement by `player` on the empty square `index`, handing each
+/// wave's flips to `on_wave`; returns every opponent stone flipped.
+#[inline]
+fn cascade<G: Geometry>(
+    player: G::Bits,
+    opponent: G::Bits,
+    index: usize,
+    mut on_wave: impl FnMut(G::Bits),
+) -> G::Bits {
     let mut player = player | G::Bits::bit(index);
     let mut opponent = opponent;
     let mut wave = G::Bits::bit(index);
     let mut flipped = G::Bits::ZERO;
     loop {
+        // Every square of the wave is judged on the board as it stood when the wave began.
         let mut marked = G::Bits::ZERO;
         for sq in wave.squares() {
             marked |= palindrome_marks::<G>(player, opponent, sq);
@@ -90,11 +97,25 @@ pub fn lehto_flips<G: Geometry>(player: G::Bits, opponent: G::Bits, index: usize
         if marked.is_empty() {
             return flipped;
         }
+        on_wave(marked);
         player |= marked;
         opponent ^= marked;
         flipped |= marked;
         wave = marked;
     }
+}
+
+/// The opponent stones that a placement by `player` on the empty square `index` flips, over every
+/// wave of the cascade.
+pub fn lehto_flips<G: Geometry>(player: G::Bits, opponent: G::Bits, index: usize) -> G::Bits {
+    cascade::<G>(player, opponent, index, |_| {})
+}
+
+/// The flips of each wave of a placement, in order (for diagnostics and tests).
+pub fn lehto_waves<G: Geometry>(player: G::Bits, opponent: G::Bits, index: usize) -> Vec<G::Bits> {
+    let mut waves = Vec::new();
+    cascade::<G>(player, opponent, index, |wave| waves.push(wave));
+    waves
 }
 
 /// A Lehto position on the board `G`.

@@ -40,21 +40,66 @@ macro_rules! with_position_type {
         use $crate::rules::{Lehto, Othello, Variant};
         let kind: $crate::rules::BoardKind = $kind;
         match (kind.variant(), kind.size()) {
-            (Variant::Othello, 4) => { type $P = Othello<Size4>; $body }
-            (Variant::Othello, 6) => { type $P = Othello<Size6>; $body }
-            (Variant::Othello, 8) => { type $P = Othello<Size8>; $body }
-            (Variant::Othello, 10) => { type $P = Othello<Size10>; $body }
-            (Variant::Othello, 12) => { type $P = Othello<Size12>; $body }
-            (Variant::Othello, 14) => { type $P = Othello<Size14>; $body }
-            (Variant::Othello, 16) => { type $P = Othello<Size16>; $body }
-            (Variant::Lehto, 5) => { type $P = Lehto<Size5>; $body }
-            (Variant::Lehto, 7) => { type $P = Lehto<Size7>; $body }
-            (Variant::Lehto, 9) => { type $P = Lehto<Size9>; $body }
-            (Variant::Lehto, 11) => { type $P = Lehto<Size11>; $body }
-            (Variant::Lehto, 13) => { type $P = Lehto<Size13>; $body }
-            (Variant::Lehto, 15) => { type $P = Lehto<Size15>; $body }
-            (Variant::Lehto, 17) => { type $P = Lehto<Size17>; $body }
-            (Variant::Lehto, 19) => { type $P = Lehto<Size19>; $body }
+            (Variant::Othello, 4) => {
+                type $P = Othello<Size4>;
+                $body
+            }
+            (Variant::Othello, 6) => {
+                type $P = Othello<Size6>;
+                $body
+            }
+            (Variant::Othello, 8) => {
+                type $P = Othello<Size8>;
+                $body
+            }
+            (Variant::Othello, 10) => {
+                type $P = Othello<Size10>;
+                $body
+            }
+            (Variant::Othello, 12) => {
+                type $P = Othello<Size12>;
+                $body
+            }
+            (Variant::Othello, 14) => {
+                type $P = Othello<Size14>;
+                $body
+            }
+            (Variant::Othello, 16) => {
+                type $P = Othello<Size16>;
+                $body
+            }
+            (Variant::Lehto, 5) => {
+                type $P = Lehto<Size5>;
+                $body
+            }
+            (Variant::Lehto, 7) => {
+                type $P = Lehto<Size7>;
+                $body
+            }
+            (Variant::Lehto, 9) => {
+                type $P = Lehto<Size9>;
+                $body
+            }
+            (Variant::Lehto, 11) => {
+                type $P = Lehto<Size11>;
+                $body
+            }
+            (Variant::Lehto, 13) => {
+                type $P = Lehto<Size13>;
+                $body
+            }
+            (Variant::Lehto, 15) => {
+                type $P = Lehto<Size15>;
+                $body
+            }
+            (Variant::Lehto, 17) => {
+                type $P = Lehto<Size17>;
+                $body
+            }
+            (Variant::Lehto, 19) => {
+                type $P = Lehto<Size19>;
+                $body
+            }
             // A BoardKind is only ever built for an allowed size.
             _ => unreachable!("no board type for {kind}"),
         }

@@ -48,7 +48,10 @@ impl fmt::Display for NotationError {
         match self {
             NotationError::Empty => f.write_str("empty board string"),
             NotationError::BadSquareChar(c) => {
-                write!(f, "'{c}' is not a square (X x * B b black, O o W w white, - . empty)")
+                write!(
+                    f,
+                    "'{c}' is not a square (X x * B b black, O o W w white, - . empty)"
+                )
             }
             NotationError::BadLength(n) => write!(
                 f,
@@ -175,7 +178,8 @@ impl Setup {
             }
         }
         // Disjoint and on the board by construction.
-        P::from_discs(black, white, self.to_move).map_err(|_| NotationError::BadLength(self.squares.len()))
+        P::from_discs(black, white, self.to_move)
+            .map_err(|_| NotationError::BadLength(self.squares.len()))
     }
 
     /// The variant and size.
@@ -288,10 +292,7 @@ pub fn parse_transcript(s: &str) -> Result<Vec<Move>, NotationError> {
             _ if rest.starts_with("--") => (2, Move::Pass),
             _ => {
                 let first = rest.chars().next().map_or(0, char::len_utf8);
-                let digits = rest[first..]
-                    .bytes()
-                    .take_while(u8::is_ascii_digit)
-                    .count();
+                let digits = rest[first..].bytes().take_while(u8::is_ascii_digit).count();
                 let len = first + digits;
                 (len, rest[..len].parse::<Move>()?)
             }
@@ -344,9 +345,18 @@ mod tests {
             ("", NotationError::Empty),
             ("---- X", NotationError::BadLength(4)),
             (&"-".repeat(64), NotationError::MissingSideToMove),
-            (&format!("{} Z", "-".repeat(64)), NotationError::BadSideToMove("Z".into())),
-            (&format!("{}? X", "-".repeat(63)), NotationError::BadSquareChar('?')),
-            (&format!("{} X extra", "-".repeat(64)), NotationError::Trailing("extra".into())),
+            (
+                &format!("{} Z", "-".repeat(64)),
+                NotationError::BadSideToMove("Z".into()),
+            ),
+            (
+                &format!("{}? X", "-".repeat(63)),
+                NotationError::BadSquareChar('?'),
+            ),
+            (
+                &format!("{} X extra", "-".repeat(64)),
+                NotationError::Trailing("extra".into()),
+            ),
             (&format!("{} X", "-".repeat(9)), NotationError::BadLength(9)),
         ];
         for (text, expected) in cases {
@@ -363,7 +373,10 @@ mod tests {
         assert_eq!(obf.best_score(), Some(18));
         assert!("---- X; G8".parse::<ObfLine>().is_err());
         let bad = format!("{} X; G8:+x;", "-".repeat(64));
-        assert!(matches!(bad.parse::<ObfLine>(), Err(NotationError::BadScoreEntry(_))));
+        assert!(matches!(
+            bad.parse::<ObfLine>(),
+            Err(NotationError::BadScoreEntry(_))
+        ));
     }
 
     #[test]

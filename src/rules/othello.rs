@@ -6,9 +6,7 @@
 //! other sizes share the generic shift-based ones here.
 
 use super::bits::Bits;
-use super::geometry::{
-    Geometry, Size4, Size6, Size8, Size10, Size12, Size14, Size16, coords,
-};
+use super::geometry::{Geometry, Size4, Size6, Size8, Size10, Size12, Size14, Size16, coords};
 use super::kernel8;
 use super::position::{BadDiscs, IllegalReason, Position};
 use super::variant::{Color, Variant};

@@ -76,11 +76,7 @@ pub trait Position: Copy + Eq + Hash + Debug + Send + Sync + 'static {
     /// The start position of a game.
     fn start() -> Self;
     /// A position from its discs and the colour to move.
-    fn from_discs(
-        black: Self::Bits,
-        white: Self::Bits,
-        to_move: Color,
-    ) -> Result<Self, BadDiscs>;
+    fn from_discs(black: Self::Bits, white: Self::Bits, to_move: Color) -> Result<Self, BadDiscs>;
 
     /// The discs of the player to move.
     fn player(&self) -> Self::Bits;

@@ -153,7 +153,10 @@ mod tests {
         for bad in ["", "f", "5f", "f0", "f123", "é5", "f-1", "t1", "a20", "z9"] {
             assert!(bad.parse::<Square>().is_err(), "{bad} parsed");
         }
-        assert!(matches!("t1".parse::<Square>(), Err(SquareError::OutOfRange(_))));
+        assert!(matches!(
+            "t1".parse::<Square>(),
+            Err(SquareError::OutOfRange(_))
+        ));
     }
 
     #[test]

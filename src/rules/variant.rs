@@ -51,8 +51,8 @@ impl Variant {
     /// Whether the variant is played on a board of side `size`.
     pub fn allows_size(self, size: usize) -> bool {
         match self {
-            Variant::Othello => (4..=16).contains(&size) && size % 2 == 0,
-            Variant::Lehto => (5..=19).contains(&size) && size % 2 == 1,
+            Variant::Othello => (4..=16).contains(&size) && size.is_multiple_of(2),
+            Variant::Lehto => (5..=19).contains(&size) && !size.is_multiple_of(2),
         }
     }
 
@@ -180,7 +180,9 @@ mod tests {
 
     #[test]
     fn sizes_follow_the_variants() {
-        let othello: Vec<usize> = (0..30).filter(|&s| Variant::Othello.allows_size(s)).collect();
+        let othello: Vec<usize> = (0..30)
+            .filter(|&s| Variant::Othello.allows_size(s))
+            .collect();
         assert_eq!(othello, [4, 6, 8, 10, 12, 14, 16]);
         let lehto: Vec<usize> = (0..30).filter(|&s| Variant::Lehto.allows_size(s)).collect();
         assert_eq!(lehto, [5, 7, 9, 11, 13, 15, 17, 19]);

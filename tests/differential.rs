@@ -1,0 +1,61 @@
+//! The fast boards against the plain reference board: seeded random games on every size of both
+//! variants, with the legal moves and the board compared at every ply.
+
+mod common;
+
+use common::reference::{RefBoard, RefMove};
+use othel::rules::notation::board_string;
+use othel::rules::{BoardKind, Move, Position, Variant};
+use othel::with_position_type;
+use rand::rngs::StdRng;
+use rand::{RngExt, SeedableRng};
+
+fn play_random_games<P: Position>(games: usize, seed: u64) {
+    let lehto = P::VARIANT == Variant::Lehto;
+    let size = P::start().size();
+    let mut rng = StdRng::seed_from_u64(seed);
+    for game in 0..games {
+        let mut fast = P::start();
+        let mut reference = RefBoard::new(lehto, size);
+        for ply in 0.. {
+            let where_ = format!("{} {size}x{size} game {game} ply {ply}", P::VARIANT);
+            assert_eq!(board_string(&fast), reference.board_string(), "{where_}");
+            let fast_moves: Vec<String> = fast.legal_moves().iter().map(Move::to_string).collect();
+            let ref_moves: Vec<RefMove> = reference.legal_moves();
+            let ref_names: Vec<String> = ref_moves.iter().map(|m| m.name()).collect();
+            assert_eq!(fast_moves, ref_names, "{where_}");
+            assert_eq!(fast.is_game_over(), reference.is_over(), "{where_}");
+            if ref_moves.is_empty() {
+                assert_eq!(fast.final_score(), reference.final_score(), "{where_}");
+                break;
+            }
+            let pick = rng.random_range(0..ref_moves.len());
+            let mv: Move = ref_names[pick].parse().expect("the reference names moves");
+            fast = fast.try_play(mv).expect("the reference's move is legal");
+            reference.play(ref_moves[pick]);
+        }
+    }
+}
+
+fn check_variant(variant: Variant, sizes: &[usize], games: usize) {
+    for &size in sizes {
+        let kind = BoardKind::new(variant, size).expect("an allowed size");
+        with_position_type!(kind, P => play_random_games::<P>(games, 1000 + size as u64));
+    }
+}
+
+#[test]
+fn othello_boards_agree_with_the_reference_on_every_size() {
+    check_variant(Variant::Othello, &[4, 6, 8, 10, 12, 14, 16], 40);
+}
+
+#[test]
+fn lehto_boards_agree_with_the_reference_on_every_size() {
+    check_variant(Variant::Lehto, &[5, 7, 9, 11, 13, 15, 17, 19], 6);
+}
+
+#[test]
+fn many_8x8_games_agree_with_the_reference() {
+    let kind = BoardKind::default();
+    with_position_type!(kind, P => play_random_games::<P>(1000, 8));
+}
