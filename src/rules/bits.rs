@@ -44,6 +44,9 @@ pub trait Bits:
     /// The set less its lowest square.
     fn without_lowest(self) -> Self;
 
+    /// A well-mixed 64-bit hash of the set (for transposition tables).
+    fn hash64(self) -> u64;
+
     /// Whether the set is empty.
     #[inline(always)]
     fn is_empty(self) -> bool {
@@ -108,8 +111,25 @@ macro_rules! impl_bits_for_int {
             fn without_lowest(self) -> Self {
                 self & self.wrapping_sub(1)
             }
+            #[inline(always)]
+            fn hash64(self) -> u64 {
+                let mut h = 0u64;
+                for word in 0..(<$t>::BITS / 64) {
+                    h = mix(h ^ (self >> (64 * word)) as u64);
+                }
+                h
+            }
         }
     };
+}
+
+/// A 64-bit finaliser (the one of splitmix64): every input bit reaches every output bit.
+#[inline(always)]
+pub fn mix(x: u64) -> u64 {
+    let mut z = x.wrapping_add(0x9e37_79b9_7f4a_7c15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    z ^ (z >> 31)
 }
 
 impl_bits_for_int!(u64);
@@ -210,6 +230,10 @@ impl<const W: usize> Bits for Wide<W> {
             }
         }
         Self::CAPACITY
+    }
+    #[inline(always)]
+    fn hash64(self) -> u64 {
+        self.0.iter().fold(0, |h, &w| mix(h ^ w))
     }
     #[inline(always)]
     fn without_lowest(self) -> Self {

@@ -109,6 +109,42 @@ geometry!(/// 17×17.
 geometry!(/// 19×19.
     Size19, 19, Wide<6>, to_wide::<6>);
 
+/// The squares next to any square of `bits` (in the 8 directions), `bits` itself left out.
+#[inline(always)]
+pub fn neighbours<G: Geometry>(bits: G::Bits) -> G::Bits {
+    let n = G::SIZE as u32;
+    // Steps that change the column may not start from the edge column they would wrap across.
+    let not_last_col = G::INNER_COLUMNS | first_column::<G>();
+    let not_first_col = G::INNER_COLUMNS | last_column::<G>();
+    let east = bits & not_last_col;
+    let west = bits & not_first_col;
+    let spread = bits.shl(n)
+        | bits.shr(n)
+        | east.shl(1)
+        | east.shl(n + 1)
+        | east.shr(n - 1)
+        | west.shr(1)
+        | west.shr(n + 1)
+        | west.shl(n - 1);
+    spread & G::ALL & !bits
+}
+
+/// The squares of column a.
+#[inline(always)]
+pub fn first_column<G: Geometry>() -> G::Bits {
+    let mut col = G::Bits::ZERO;
+    for row in 0..G::SIZE {
+        col |= G::Bits::bit(row * G::SIZE);
+    }
+    col
+}
+
+/// The squares of the last column.
+#[inline(always)]
+pub fn last_column<G: Geometry>() -> G::Bits {
+    first_column::<G>().shl(G::SIZE as u32 - 1)
+}
+
 /// Row and column of a bit index on a board of side `size`.
 #[inline(always)]
 pub fn coords(index: usize, size: usize) -> (usize, usize) {
@@ -127,6 +163,32 @@ mod tests {
             let col = sq % G::SIZE;
             assert_eq!(G::INNER_COLUMNS.has(sq), col != 0 && col != G::SIZE - 1);
         }
+    }
+
+    fn check_neighbours<G: Geometry>() {
+        let n = G::SIZE as isize;
+        for sq in G::ALL.squares() {
+            let (r, c) = (sq as isize / n, sq as isize % n);
+            let mut expected = G::Bits::ZERO;
+            for dr in -1..=1 {
+                for dc in -1..=1 {
+                    let (rr, cc) = (r + dr, c + dc);
+                    if (dr, dc) != (0, 0) && (0..n).contains(&rr) && (0..n).contains(&cc) {
+                        expected |= G::Bits::bit((rr * n + cc) as usize);
+                    }
+                }
+            }
+            assert_eq!(neighbours::<G>(G::Bits::bit(sq)), expected, "square {sq}");
+        }
+    }
+
+    #[test]
+    fn neighbours_stay_on_the_board() {
+        check_neighbours::<Size4>();
+        check_neighbours::<Size8>();
+        check_neighbours::<Size9>();
+        check_neighbours::<Size12>();
+        check_neighbours::<Size19>();
     }
 
     #[test]

@@ -201,6 +201,19 @@ pub trait Position: Copy + Eq + Hash + Debug + Send + Sync + 'static {
         moves
     }
 
+    /// A 64-bit hash of the position as the search sees it (discs of each side and the right to
+    /// swap; not the colour, which does not change the game from the mover's view).
+    fn key(&self) -> u64 {
+        let player = self.player().hash64();
+        let opponent = self.opponent().hash64();
+        super::bits::mix(player ^ opponent.rotate_left(23) ^ ((self.can_swap() as u64) << 63))
+    }
+
+    /// The number of empty squares.
+    fn empty_count(&self) -> u32 {
+        self.empties().count()
+    }
+
     /// Black's and white's disc counts.
     fn disc_counts(&self) -> (u32, u32) {
         (self.black().count(), self.white().count())
