@@ -5,4 +5,7 @@
 //! generation, notation, perft), then the command line in [`cli`].
 
 pub mod cli;
+pub mod eval;
+pub mod protocol;
 pub mod rules;
+pub mod search;

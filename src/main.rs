@@ -1,6 +1,6 @@
 //! The othel binary: subcommands through clap; with no arguments, the engine's own loop.
 
-use clap::{CommandFactory, Parser};
+use clap::Parser;
 use othel::cli::{Cli, run};
 use std::process::ExitCode;
 
@@ -8,9 +8,7 @@ fn main() -> ExitCode {
     env_logger::Builder::from_env(env_logger::Env::default().default_filter_or("warn")).init();
     let cli = Cli::parse();
     let Some(command) = cli.command else {
-        // The protocol loop comes with the protocol; until then, say what there is.
-        let _ = Cli::command().print_help();
-        return ExitCode::SUCCESS;
+        return ExitCode::from(othel::protocol::run() as u8);
     };
     match run(command) {
         Ok(()) => ExitCode::SUCCESS,

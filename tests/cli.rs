@@ -117,3 +117,73 @@ fn bad_input_exits_non_zero_with_a_message() {
     let illegal = othel(&["board", "f5", "a1"]);
     assert!(String::from_utf8_lossy(&illegal.stderr).contains("a1"));
 }
+
+#[test]
+fn analyze_prints_iterations_and_a_best_move() {
+    let out = othel(&["analyze", "--depth", "5", "--threads", "1", "f5d6"]);
+    assert!(out.status.success());
+    let text = stdout(&out);
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines.len(), 6, "{text}");
+    assert!(lines[4].starts_with("info depth 5 score "), "{text}");
+    assert!(lines[5].starts_with("bestmove "), "{text}");
+}
+
+fn temp_file(name: &str, text: &str) -> std::path::PathBuf {
+    let path = std::env::temp_dir().join(format!("othel-test-{}-{name}", std::process::id()));
+    std::fs::write(&path, text).unwrap();
+    path
+}
+
+const FFO_1: &str =
+    "--XXXXX--OOOXX-O-OOOXXOX-OXOXOXXOXXXOXXX--XOXOXX-XXXOOO--OOOOO-- X; G8:+18; H1:+12;";
+
+#[test]
+fn solve_checks_the_file_s_scores() {
+    let good = temp_file("good.obf", &format!("{FFO_1}\n\nOOX------------- O\n"));
+    let out = othel(&["solve", good.to_str().unwrap(), "--threads", "2"]);
+    let text = stdout(&out);
+    assert!(out.status.success(), "{text}");
+    let lines: Vec<&str> = text.lines().collect();
+    assert!(
+        lines[0].starts_with("#1 empties 14 best g8 score +18 file +18 nodes "),
+        "{text}"
+    );
+    assert!(
+        lines[1].starts_with("#2 empties 13 best d1 score +16 nodes "),
+        "{text}"
+    );
+    assert!(lines[2].starts_with("total positions 2 nodes "), "{text}");
+
+    let wrong = temp_file("wrong.obf", &FFO_1.replace("G8:+18", "G8:+20"));
+    let out = othel(&["solve", wrong.to_str().unwrap()]);
+    assert!(!out.status.success());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("#1"));
+
+    let bad = temp_file("bad.obf", "not a board\n");
+    let out = othel(&["solve", bad.to_str().unwrap()]);
+    assert!(!out.status.success());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("line 1"));
+    let out = othel(&["solve", "/nonexistent/file.obf"]);
+    assert!(!out.status.success());
+
+    let wld = othel(&["solve", good.to_str().unwrap(), "--wld"]);
+    assert!(wld.status.success());
+    assert!(stdout(&wld).contains("score win"));
+    for f in [good, wrong, bad] {
+        let _ = std::fs::remove_file(f);
+    }
+}
+
+#[test]
+fn bench_counts_the_same_nodes_every_run() {
+    let signature = |out: &Output| stdout(out).lines().last().unwrap().to_string();
+    let a = othel(&["bench", "--depth", "5"]);
+    let b = othel(&["bench", "--depth", "5"]);
+    assert!(a.status.success());
+    let (sa, sb) = (signature(&a), signature(&b));
+    let words: Vec<&str> = sa.split_whitespace().collect();
+    assert_eq!(words.len(), 4, "{sa}");
+    assert_eq!((words[1], words[3]), ("nodes", "nps"));
+    assert_eq!(words[0], sb.split_whitespace().next().unwrap());
+}

@@ -197,6 +197,20 @@ impl Setup {
         &self.squares
     }
 
+    /// The same board under a symmetry.
+    pub fn transformed(&self, symmetry: super::symmetry::Symmetry) -> Setup {
+        let size = self.kind.size();
+        let mut squares = vec![None; self.squares.len()];
+        for (i, square) in self.squares.iter().enumerate() {
+            squares[symmetry.apply_index(i, size)] = *square;
+        }
+        Setup {
+            kind: self.kind,
+            squares,
+            to_move: self.to_move,
+        }
+    }
+
     /// The squares alone, written with `X`, `O` and `-`.
     pub fn squares_string(&self) -> String {
         self.squares

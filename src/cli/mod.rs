@@ -1,5 +1,7 @@
 //! The command line: clap definitions of the one-shot subcommands, and what each one runs.
 
+mod search_commands;
+
 use crate::rules::diagram::diagram;
 use crate::rules::game::{Game, GameError};
 use crate::rules::notation::{self, NotationError, Setup};
@@ -41,6 +43,73 @@ pub enum Command {
         /// Moves, separate or run together as a transcript (f5d6c3).
         moves: Vec<String>,
     },
+    /// Searches a position and prints a report per iteration, then the best move.
+    Analyze {
+        /// Which position.
+        #[command(flatten)]
+        position: PositionArgs,
+        /// Moves played from it, separate or as a transcript.
+        moves: Vec<String>,
+        /// Search this many plies deep.
+        #[arg(long)]
+        depth: Option<u32>,
+        /// Search this many milliseconds.
+        #[arg(long)]
+        movetime: Option<u64>,
+        /// Solve exactly (final disc difference).
+        #[arg(long)]
+        exact: bool,
+        /// Solve for win, loss or draw.
+        #[arg(long)]
+        wld: bool,
+        /// Score this many best moves.
+        #[arg(long, default_value_t = 1)]
+        multipv: usize,
+        /// The search's resources.
+        #[command(flatten)]
+        engine: EngineArgs,
+    },
+    /// Solves every position of a file of board strings or OBF lines exactly and checks the scores
+    /// the file gives.
+    Solve {
+        /// The file: one board string or OBF line a line; the length gives the size.
+        file: std::path::PathBuf,
+        /// Solve for win, loss or draw only.
+        #[arg(long)]
+        wld: bool,
+        /// The search's resources.
+        #[command(flatten)]
+        engine: EngineArgs,
+    },
+    /// Searches a fixed list of positions to a fixed depth; the last line is
+    /// `<nodes> nodes <nps> nps` (the node count is the same on every run with one thread).
+    Bench {
+        /// Search depth.
+        #[arg(long, default_value_t = search_commands::BENCH_DEPTH)]
+        depth: u32,
+        /// The search's resources.
+        #[command(flatten)]
+        engine: EngineArgs,
+    },
+}
+
+/// Threads and table size of a search.
+#[derive(Args, Debug, Clone)]
+pub struct EngineArgs {
+    /// Worker threads (default: the machine's cores; bench defaults to 1).
+    #[arg(long)]
+    pub threads: Option<usize>,
+    /// Transposition table size in MB.
+    #[arg(long, default_value_t = 64)]
+    pub hash: usize,
+}
+
+impl EngineArgs {
+    /// The threads asked for, or the machine's cores.
+    pub fn threads_or_cores(&self) -> usize {
+        self.threads
+            .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
+    }
 }
 
 /// The options that choose a start position.
@@ -69,6 +138,14 @@ pub enum CliError {
     Conflict(String),
     /// Moves that cannot be read or played.
     Moves(GameError),
+    /// A file that cannot be read.
+    File(std::path::PathBuf, std::io::Error),
+    /// A line of a position file that cannot be read.
+    Line(usize, NotationError),
+    /// Scores that differ from a file's.
+    Mismatch(Vec<String>),
+    /// The search threads could not start.
+    Threads(crate::search::PoolError),
 }
 
 impl fmt::Display for CliError {
@@ -78,6 +155,10 @@ impl fmt::Display for CliError {
             CliError::Size(e) => e.fmt(f),
             CliError::Conflict(s) => f.write_str(s),
             CliError::Moves(e) => e.fmt(f),
+            CliError::File(path, e) => write!(f, "cannot read {}: {e}", path.display()),
+            CliError::Line(n, e) => write!(f, "line {n}: {e}"),
+            CliError::Mismatch(lines) => write!(f, "wrong scores: {}", lines.join("; ")),
+            CliError::Threads(e) => e.fmt(f),
         }
     }
 }
@@ -135,19 +216,50 @@ pub fn run(command: Command) -> Result<(), CliError> {
         Command::Board { position, moves } => {
             let (kind, setup) = position.resolve()?;
             let text = with_position_type!(kind, P => {
-                let mut game = Game::new(start_position::<P>(&setup)?);
-                let mut all = Vec::new();
-                for word in &moves {
-                    let parsed = notation::parse_transcript(word)
-                        .map_err(|e| CliError::Moves(GameError::Notation(e)))?;
-                    all.extend(parsed);
-                }
-                game.play_all(&all).map_err(CliError::Moves)?;
+                let game = play_moves(Game::new(start_position::<P>(&setup)?), &moves)?;
                 let pos = game.position();
                 format!("board {}\n{}", notation::board_string(pos), diagram(pos))
             });
             print!("{text}");
         }
+        Command::Analyze {
+            position,
+            moves,
+            depth,
+            movetime,
+            exact,
+            wld,
+            multipv,
+            engine,
+        } => {
+            let (kind, setup) = position.resolve()?;
+            let limits = crate::search::Limits {
+                depth,
+                movetime: movetime.map(std::time::Duration::from_millis),
+                exact,
+                wld,
+                multipv,
+                ..Default::default()
+            };
+            with_position_type!(kind, P => {
+                let game = play_moves(Game::new(start_position::<P>(&setup)?), &moves)?;
+                search_commands::analyze(game.position(), &limits, &engine)?;
+            });
+        }
+        Command::Solve { file, wld, engine } => search_commands::solve(&file, wld, &engine)?,
+        Command::Bench { depth, engine } => search_commands::bench(depth, &engine)?,
     }
     Ok(())
+}
+
+/// Plays moves given as words (each a move or a transcript) on a game.
+fn play_moves<P: Position>(mut game: Game<P>, words: &[String]) -> Result<Game<P>, CliError> {
+    let mut all = Vec::new();
+    for word in words {
+        let parsed = notation::parse_transcript(word)
+            .map_err(|e| CliError::Moves(GameError::Notation(e)))?;
+        all.extend(parsed);
+    }
+    game.play_all(&all).map_err(CliError::Moves)?;
+    Ok(game)
 }

@@ -1,0 +1,41 @@
+//! Static evaluation: a score for a position without search, in centi-discs (1/100 of a disc) from
+//! the view of the player to move. This is the baseline, hand-weighted evaluation; a trained one
+//! will replace it.
+
+mod lehto;
+mod othello;
+
+use crate::rules::Position;
+
+/// One named term of an evaluation, for display.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Term {
+    /// What it measures.
+    pub name: &'static str,
+    /// Its contribution, in centi-discs.
+    pub value: i32,
+}
+
+/// Centi-discs per disc.
+pub const DISC: i32 = 100;
+
+/// A position the search can evaluate.
+pub trait Evaluate: Position {
+    /// The evaluation's terms; their sum is [`Evaluate::evaluate`].
+    fn terms(&self) -> Vec<Term>;
+
+    /// The static evaluation in centi-discs from the side to move's view.
+    fn evaluate(&self) -> i32 {
+        self.terms().iter().map(|t| t.value).sum()
+    }
+
+    /// A cheap score of the position reached by a move, from the view of the player who made it,
+    /// used to order moves (higher first).
+    fn order_key(&self) -> i32;
+}
+
+/// Interpolates between an opening weight and an endgame weight by the share of empty squares.
+#[inline(always)]
+pub(crate) fn phased(opening: i32, endgame: i32, empties: i32, squares: i32) -> i32 {
+    (opening * empties + endgame * (squares - empties)) / squares
+}

@@ -1,0 +1,367 @@
+//! The controller: owns the game, the options and the searcher; handles one command at a time and
+//! never waits for a search, which runs on a thread of its own and prints its own replies.
+
+use super::command::{Command, GoParams, Start, quote};
+use super::output::Output;
+use super::session::{Session, new_session};
+use crate::rules::ggf::GgfRecord;
+use crate::rules::notation::Setup;
+use crate::rules::{BoardKind, Color, Move, Variant};
+use crate::search::{Clock, Limits, Report, Searcher, format_score};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
+use std::thread::JoinHandle;
+use std::time::Duration;
+
+/// The engine's options.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Options {
+    /// Variant and size.
+    pub kind: BoardKind,
+    /// Search threads.
+    pub threads: usize,
+    /// Transposition table, MB.
+    pub hash_mb: usize,
+    /// Lines `go` scores by default.
+    pub multipv: usize,
+}
+
+impl Default for Options {
+    fn default() -> Self {
+        Options {
+            kind: BoardKind::default(),
+            threads: std::thread::available_parallelism().map_or(1, |n| n.get()),
+            hash_mb: 64,
+            multipv: 1,
+        }
+    }
+}
+
+/// Bounds of the numeric options.
+const MAX_THREADS: usize = 256;
+const MAX_HASH_MB: usize = 65536;
+const MAX_MULTIPV: usize = 64;
+
+/// What the loop does after a command.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Flow {
+    /// Read the next command.
+    Continue,
+    /// Exit.
+    Quit,
+}
+
+/// The state behind the protocol.
+pub struct Controller {
+    out: Arc<Output>,
+    options: Options,
+    session: Box<dyn Session>,
+    searcher: Arc<Searcher>,
+    stop: Arc<AtomicBool>,
+    search: Option<JoinHandle<()>>,
+    /// Raised by `go`, lowered by the search thread just before it prints `bestmove`, so that a
+    /// command sent after `bestmove` is never taken for one sent during the search.
+    searching: Arc<AtomicBool>,
+}
+
+impl Controller {
+    /// A controller with the default options, replying on `out`; `stop` is the flag the reader
+    /// raises on `stop` and `quit`.
+    pub fn new(out: Arc<Output>, stop: Arc<AtomicBool>) -> Result<Controller, String> {
+        let options = Options::default();
+        let searcher =
+            Searcher::new(options.threads, options.hash_mb).map_err(|e| e.to_string())?;
+        Ok(Controller {
+            out,
+            session: new_session(options.kind),
+            options,
+            searcher: Arc::new(searcher),
+            stop,
+            search: None,
+            searching: Arc::new(AtomicBool::new(false)),
+        })
+    }
+
+    fn searching(&self) -> bool {
+        self.searching.load(Relaxed)
+    }
+
+    /// Waits for the running search, if any, to finish and print its result.
+    pub fn finish_search(&mut self) {
+        if let Some(handle) = self.search.take() {
+            let _ = handle.join();
+        }
+    }
+
+    fn error(&self, message: impl AsRef<str>) {
+        self.out.line(format!("error {}", message.as_ref()));
+    }
+
+    /// Handles one command.
+    pub fn handle(&mut self, command: Command, line: &str) -> Flow {
+        let busy = self.searching();
+        match command {
+            Command::Othel => self.identify(),
+            Command::IsReady => self.out.line("readyok"),
+            Command::Stop => self.stop.store(true, Relaxed),
+            Command::Quit => return Flow::Quit,
+            Command::NewGame
+            | Command::SetOption(_)
+            | Command::Position { .. }
+            | Command::Play(_)
+            | Command::Undo
+            | Command::Go(_)
+            | Command::Perft(_)
+                if busy =>
+            {
+                self.error(format!(
+                    "a search is running; send stop first: {}",
+                    quote(line)
+                ))
+            }
+            Command::NewGame => {
+                self.searcher.clear();
+                self.session = new_session(self.options.kind);
+            }
+            Command::SetOption(pairs) => {
+                if let Err(e) = self.set_options(&pairs) {
+                    self.error(format!("{e}: {}", quote(line)));
+                }
+            }
+            Command::Position { start, moves } => self.set_position(start, &moves, line),
+            Command::Moves => self.moves(),
+            Command::Board => self
+                .out
+                .line(format!("board {}", self.session.board_string())),
+            Command::Diagram => self.out.block(&self.session.diagram()),
+            Command::Play(mv) => {
+                if let Err(e) = self.session.play(mv) {
+                    self.error(format!("{e}: {}", quote(line)));
+                }
+            }
+            Command::Undo => {
+                if self.session.undo().is_none() {
+                    self.error("nothing to undo: the game is at its start");
+                }
+            }
+            Command::Go(params) => self.go(&params),
+            Command::Eval => self.eval(),
+            Command::Perft(depth) => {
+                let report = self.session.perft(depth, self.options.threads);
+                self.out.line(report);
+            }
+        }
+        Flow::Continue
+    }
+
+    fn identify(&self) {
+        let o = &self.options;
+        let lines = [
+            format!("id name othel {}", env!("CARGO_PKG_VERSION")),
+            "id author the othel developers".to_string(),
+            format!(
+                "option name variant type combo default {} values othello lehto",
+                o.kind.variant()
+            ),
+            format!(
+                "option name size type spin default {} min 4 max 19",
+                o.kind.size()
+            ),
+            format!(
+                "option name threads type spin default {} min 1 max {MAX_THREADS}",
+                o.threads
+            ),
+            format!(
+                "option name hash type spin default {} min 1 max {MAX_HASH_MB}",
+                o.hash_mb
+            ),
+            format!(
+                "option name multipv type spin default {} min 1 max {MAX_MULTIPV}",
+                o.multipv
+            ),
+            "othelok".to_string(),
+        ];
+        for line in lines {
+            self.out.line(line);
+        }
+    }
+
+    /// Applies every pair, or none of them.
+    fn set_options(&mut self, pairs: &[(String, String)]) -> Result<(), String> {
+        let mut next = self.options.clone();
+        let mut size_given = None;
+        let mut variant_given = None;
+        for (name, value) in pairs {
+            let number = |max: usize| -> Result<usize, String> {
+                match value.parse::<usize>() {
+                    Ok(n) if (1..=max).contains(&n) => Ok(n),
+                    _ => Err(format!(
+                        "{name} takes a whole number from 1 to {max}: '{value}'"
+                    )),
+                }
+            };
+            let result = match name.as_str() {
+                "variant" => value
+                    .parse::<Variant>()
+                    .map(|v| variant_given = Some(v))
+                    .map_err(|e| e.to_string()),
+                "size" => value
+                    .parse::<usize>()
+                    .map(|s| size_given = Some(s))
+                    .map_err(|_| format!("size takes a number: '{value}'")),
+                "threads" => number(MAX_THREADS).map(|n| next.threads = n),
+                "hash" => number(MAX_HASH_MB).map(|n| next.hash_mb = n),
+                "multipv" => number(MAX_MULTIPV).map(|n| next.multipv = n),
+                _ => Err(format!("unknown option '{name}'")),
+            };
+            result?;
+        }
+        if variant_given.is_some() || size_given.is_some() {
+            let variant = variant_given.unwrap_or(next.kind.variant());
+            let size = size_given.unwrap_or(if variant_given.is_some() {
+                variant.default_size()
+            } else {
+                next.kind.size()
+            });
+            next.kind = BoardKind::new(variant, size).map_err(|e| e.to_string())?;
+        }
+        if next.threads != self.options.threads || next.hash_mb != self.options.hash_mb {
+            let searcher = Searcher::new(next.threads, next.hash_mb).map_err(|e| e.to_string())?;
+            self.searcher = Arc::new(searcher);
+        }
+        if next.kind != self.options.kind {
+            self.session = new_session(next.kind);
+        }
+        self.options = next;
+        Ok(())
+    }
+
+    fn set_position(&mut self, start: Start, moves: &[Move], line: &str) {
+        let result = match start {
+            Start::StartPos => {
+                let mut session = new_session(self.options.kind);
+                session
+                    .set(None, moves)
+                    .map(|_| session)
+                    .map_err(|e| e.to_string())
+            }
+            Start::Board(text) => match text.parse::<Setup>() {
+                Ok(setup) => {
+                    let mut session = new_session(setup.kind());
+                    session
+                        .set(Some(&setup), moves)
+                        .map(|_| session)
+                        .map_err(|e| e.to_string())
+                }
+                Err(e) => Err(e.to_string()),
+            },
+            Start::Ggf(text) => match text.parse::<GgfRecord>() {
+                Ok(record) => {
+                    let mut session = new_session(record.kind());
+                    session
+                        .set_ggf(&record)
+                        .map(|_| session)
+                        .map_err(|e| e.to_string())
+                }
+                Err(e) => Err(e.to_string()),
+            },
+        };
+        match result {
+            Ok(session) => {
+                self.options.kind = session.kind();
+                self.session = session;
+            }
+            Err(e) => self.error(format!("{e}: {}", quote(line))),
+        }
+    }
+
+    fn moves(&self) {
+        let moves = self.session.legal_moves();
+        if moves.is_empty() {
+            self.out.line("moves none");
+        } else {
+            let list: Vec<String> = moves.iter().map(Move::to_string).collect();
+            self.out.line(format!("moves {}", list.join(" ")));
+        }
+    }
+
+    fn eval(&self) {
+        let terms = self.session.eval_terms();
+        let total: i32 = terms.iter().map(|t| t.value).sum();
+        let mut text = format!("eval {}", format_score(total));
+        for t in terms {
+            text.push_str(&format!(
+                " {} {}",
+                t.name.replace(' ', "_"),
+                format_score(t.value)
+            ));
+        }
+        self.out.line(text);
+    }
+
+    fn limits(&self, go: &GoParams) -> Limits {
+        let ms = Duration::from_millis;
+        let (time, inc) = match self.session.side_to_move() {
+            Color::Black => (go.btime, go.binc),
+            Color::White => (go.wtime, go.winc),
+        };
+        Limits {
+            depth: go.depth,
+            nodes: go.nodes,
+            movetime: go.movetime.map(ms),
+            clock: time.map(|t| Clock {
+                time_left: ms(t),
+                increment: ms(inc.unwrap_or(0)),
+                moves_to_go: go.movestogo,
+            }),
+            infinite: go.infinite,
+            exact: go.exact,
+            wld: go.wld,
+            multipv: go.multipv.unwrap_or(self.options.multipv).max(1),
+        }
+    }
+
+    fn go(&mut self, params: &GoParams) {
+        if self.session.is_over() {
+            self.out.line("bestmove none");
+            return;
+        }
+        self.finish_search();
+        self.stop.store(false, Relaxed);
+        let limits = self.limits(params);
+        let session = self.session.boxed_clone();
+        let searcher = Arc::clone(&self.searcher);
+        let stop = Arc::clone(&self.stop);
+        let out = Arc::clone(&self.out);
+        let searching = Arc::clone(&self.searching);
+        searching.store(true, Relaxed);
+        let spawned = std::thread::Builder::new()
+            .name("othel-go".into())
+            .spawn(move || {
+                let multipv = limits.multipv > 1;
+                let report_out = Arc::clone(&out);
+                let mut on_report = move |r: &Report| {
+                    if multipv {
+                        report_out.line(format!("info multipv {} {r}", r.line));
+                    } else {
+                        report_out.line(format!("info {r}"));
+                    }
+                };
+                let result = session.search(&searcher, &limits, &stop, &mut on_report);
+                let reply = match (result.best, result.ponder) {
+                    (None, _) => "bestmove none".to_string(),
+                    (Some(best), Some(ponder)) => format!("bestmove {best} ponder {ponder}"),
+                    (Some(best), None) => format!("bestmove {best}"),
+                };
+                searching.store(false, Relaxed);
+                out.line(reply);
+            });
+        match spawned {
+            Ok(handle) => self.search = Some(handle),
+            Err(e) => {
+                self.searching.store(false, Relaxed);
+                self.error(format!("cannot start the search: {e}"))
+            }
+        }
+    }
+}

@@ -1,0 +1,123 @@
+//! The game the controller holds, behind an object-safe trait so that the variant and size can
+//! change at run time while everything below stays monomorphised.
+
+use crate::eval::{Evaluate, Term};
+use crate::rules::diagram::diagram;
+use crate::rules::game::GameError;
+use crate::rules::ggf::{GgfError, GgfRecord};
+use crate::rules::notation::{Setup, board_string};
+use crate::rules::perft::{self, PerftReport};
+use crate::rules::{BoardKind, Color, Game, IllegalMove, Move};
+use crate::search::{Limits, Report, SearchResult, Searcher};
+use crate::with_position_type;
+use std::sync::atomic::AtomicBool;
+
+/// A game of any variant and size.
+pub trait Session: Send {
+    /// The variant and size.
+    fn kind(&self) -> BoardKind;
+    /// The colour to move.
+    fn side_to_move(&self) -> Color;
+    /// Replaces the game: from `setup` (or the start) with `moves` played. On an error the game is
+    /// unchanged.
+    fn set(&mut self, setup: Option<&Setup>, moves: &[Move]) -> Result<(), GameError>;
+    /// Replaces the game by a GGF record's.
+    fn set_ggf(&mut self, record: &GgfRecord) -> Result<(), GgfError>;
+    /// Plays one move.
+    fn play(&mut self, mv: Move) -> Result<(), IllegalMove>;
+    /// Takes back one move.
+    fn undo(&mut self) -> Option<Move>;
+    /// The legal moves.
+    fn legal_moves(&self) -> Vec<Move>;
+    /// Whether the game is over.
+    fn is_over(&self) -> bool;
+    /// The board string.
+    fn board_string(&self) -> String;
+    /// The diagram.
+    fn diagram(&self) -> String;
+    /// The static evaluation's terms.
+    fn eval_terms(&self) -> Vec<Term>;
+    /// Empty squares left.
+    fn empties(&self) -> u32;
+    /// Perft from the position.
+    fn perft(&self, depth: u32, threads: usize) -> PerftReport;
+    /// A copy that a search thread can own.
+    fn boxed_clone(&self) -> Box<dyn Session>;
+    /// Searches the position.
+    fn search(
+        &self,
+        searcher: &Searcher,
+        limits: &Limits,
+        stop: &AtomicBool,
+        on_report: &mut (dyn FnMut(&Report) + Send),
+    ) -> SearchResult;
+}
+
+struct GameSession<P: Evaluate>(Game<P>);
+
+impl<P: Evaluate> Session for GameSession<P> {
+    fn kind(&self) -> BoardKind {
+        BoardKind::new(P::VARIANT, self.0.position().size()).unwrap_or_default()
+    }
+    fn side_to_move(&self) -> Color {
+        self.0.position().side_to_move()
+    }
+    fn set(&mut self, setup: Option<&Setup>, moves: &[Move]) -> Result<(), GameError> {
+        let start = match setup {
+            Some(s) => s.to_position::<P>().map_err(GameError::Notation)?,
+            None => P::start(),
+        };
+        let mut game = Game::new(start);
+        game.play_all(moves)?;
+        self.0 = game;
+        Ok(())
+    }
+    fn set_ggf(&mut self, record: &GgfRecord) -> Result<(), GgfError> {
+        self.0 = record.to_game::<P>()?;
+        Ok(())
+    }
+    fn play(&mut self, mv: Move) -> Result<(), IllegalMove> {
+        self.0.play(mv)
+    }
+    fn undo(&mut self) -> Option<Move> {
+        self.0.undo()
+    }
+    fn legal_moves(&self) -> Vec<Move> {
+        self.0.position().legal_moves()
+    }
+    fn is_over(&self) -> bool {
+        self.0.position().is_game_over()
+    }
+    fn board_string(&self) -> String {
+        board_string(self.0.position())
+    }
+    fn diagram(&self) -> String {
+        diagram(self.0.position())
+    }
+    fn eval_terms(&self) -> Vec<Term> {
+        self.0.position().terms()
+    }
+    fn empties(&self) -> u32 {
+        self.0.position().empty_count()
+    }
+    fn perft(&self, depth: u32, threads: usize) -> PerftReport {
+        perft::run(self.0.position(), depth, threads)
+    }
+    fn boxed_clone(&self) -> Box<dyn Session> {
+        Box::new(GameSession(self.0.clone()))
+    }
+    fn search(
+        &self,
+        searcher: &Searcher,
+        limits: &Limits,
+        stop: &AtomicBool,
+        on_report: &mut (dyn FnMut(&Report) + Send),
+    ) -> SearchResult {
+        searcher.search(self.0.position(), limits, stop, on_report)
+    }
+}
+
+/// A new game of `kind` from its start position.
+pub fn new_session(kind: BoardKind) -> Box<dyn Session> {
+    with_position_type!(kind, P => Box::new(GameSession::<P>(Game::default())))
+}

@@ -1,0 +1,292 @@
+//! Negascout (principal variation search) for the midgame, in centi-discs, and the exact endgame
+//! solver, in discs. Both share the transposition table and, high in the tree, split their nodes
+//! between threads the young-brothers-wait way: the first child alone, the others in parallel with
+//! rayon, a cut-off in one aborting its siblings.
+
+use super::control::{Abort, Worker};
+use super::moves::{Child, NO_MOVE, PASS, ordered_children};
+use super::tt::{Bound, DEPTH_END, Entry};
+use crate::eval::{DISC, Evaluate};
+use crate::rules::{Bits, Position};
+use rayon::prelude::*;
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicI32, Ordering::Relaxed};
+
+/// Above any score.
+pub const INFINITY: i32 = 1_000_000;
+
+/// Midgame nodes with at least this many plies left are split between threads.
+const MIDGAME_SPLIT_DEPTH: i32 = 4;
+/// Endgame nodes with at least this many empty squares are split between threads.
+const ENDGAME_SPLIT_EMPTIES: u32 = 13;
+/// Endgame nodes with fewer empty squares skip the table and the sorting.
+const ENDGAME_SHALLOW: u32 = 6;
+
+/// Which search a node belongs to: the window's unit and what the children are searched with.
+#[derive(Clone, Copy)]
+enum Kind {
+    Midgame(i32),
+    Endgame,
+}
+
+/// The bound a score makes in the window (alpha, beta).
+fn bound_of(score: i32, alpha: i32, beta: i32) -> Bound {
+    if score >= beta {
+        Bound::Lower
+    } else if score > alpha {
+        Bound::Exact
+    } else {
+        Bound::Upper
+    }
+}
+
+/// Whether a stored entry settles the node: its score, or the narrowed window.
+fn probe_cut(entry: &Entry, alpha: i32, beta: i32) -> Option<i32> {
+    match entry.bound {
+        Bound::Exact => Some(entry.score),
+        Bound::Lower if entry.score >= beta => Some(entry.score),
+        Bound::Upper if entry.score <= alpha => Some(entry.score),
+        _ => None,
+    }
+}
+
+/// Searches one child with the null window above `alpha`, and again with the full window when it
+/// fails high inside (alpha, beta). The score is from the parent's view.
+fn scout<P: Evaluate>(w: &mut Worker, child: &P, kind: Kind, alpha: i32, beta: i32) -> i32 {
+    let mut score = -search_child(w, child, kind, -alpha - 1, -alpha);
+    if score > alpha && score < beta && !w.should_stop() {
+        score = -search_child(w, child, kind, -beta, -alpha);
+    }
+    score
+}
+
+fn search_child<P: Evaluate>(w: &mut Worker, child: &P, kind: Kind, alpha: i32, beta: i32) -> i32 {
+    match kind {
+        Kind::Midgame(depth) => midgame(w, child, depth - 1, alpha, beta),
+        Kind::Endgame => endgame(w, child, alpha, beta),
+    }
+}
+
+/// Searches the children of a node (PVS), splitting them between threads when the node is high
+/// enough. Returns the best score and move; `alpha` and `beta` in the node's unit.
+fn search_children<P: Evaluate>(
+    w: &mut Worker,
+    kids: &[Child<P>],
+    kind: Kind,
+    alpha: i32,
+    beta: i32,
+    split: bool,
+) -> (i32, u16) {
+    let mut best = (-INFINITY, NO_MOVE);
+    let mut alpha = alpha;
+    for (i, kid) in kids.iter().enumerate() {
+        let score = if i == 0 {
+            -search_child(w, &kid.pos, kind, -beta, -alpha)
+        } else {
+            scout(w, &kid.pos, kind, alpha, beta)
+        };
+        if w.should_stop() {
+            return best;
+        }
+        if score > best.0 {
+            best = (score, kid.code);
+            if score > alpha {
+                alpha = score;
+                if alpha >= beta {
+                    return best;
+                }
+            }
+        }
+        if i == 0 && split && kids.len() > 2 {
+            return split_rest(w, &kids[1..], kind, alpha, beta, best);
+        }
+    }
+    best
+}
+
+/// The young brothers: every child but the first, searched in parallel against a shared alpha.
+fn split_rest<P: Evaluate>(
+    w: &mut Worker,
+    kids: &[Child<P>],
+    kind: Kind,
+    alpha: i32,
+    beta: i32,
+    best: (i32, u16),
+) -> (i32, u16) {
+    let abort = Abort::new(w.abort);
+    let shared_alpha = AtomicI32::new(alpha);
+    let best = Mutex::new(best);
+    let shared = w.shared;
+    kids.par_iter().for_each(|kid| {
+        if abort.raised() || shared.stopped() {
+            return;
+        }
+        let mut worker = Worker::new(shared, Some(&abort));
+        let a = shared_alpha.load(Relaxed);
+        let score = scout(&mut worker, &kid.pos, kind, a, beta);
+        if worker.should_stop() {
+            return;
+        }
+        if let Ok(mut b) = best.lock()
+            && score > b.0
+        {
+            *b = (score, kid.code);
+        }
+        shared_alpha.fetch_max(score, Relaxed);
+        if score >= beta {
+            abort.raise();
+        }
+    });
+    best.into_inner().unwrap_or((-INFINITY, NO_MOVE))
+}
+
+/// The midgame search: the score in centi-discs of `pos` searched `depth` plies deep, exact when
+/// the game's end is within reach.
+pub fn midgame<P: Evaluate>(w: &mut Worker, pos: &P, depth: i32, alpha: i32, beta: i32) -> i32 {
+    w.count_node();
+    if w.should_stop() {
+        return 0;
+    }
+    let empties = pos.empty_count();
+    if depth >= empties as i32 {
+        return endgame_in_centidiscs(w, pos, alpha, beta);
+    }
+    if depth <= 0 {
+        return pos.evaluate();
+    }
+    let key = pos.key();
+    let mut hash_move = NO_MOVE;
+    if let Some(entry) = w.shared.tt.probe(key) {
+        hash_move = entry.best;
+        if (entry.depth as i32 >= depth || entry.depth == DEPTH_END)
+            && let Some(score) = probe_cut(&entry, alpha, beta)
+        {
+            return score;
+        }
+    }
+    let kids = ordered_children(pos, hash_move);
+    if kids.is_empty() {
+        return if pos.must_pass() {
+            -midgame(w, &pos.play_pass_unchecked(), depth, -beta, -alpha)
+        } else {
+            pos.final_score() * DISC
+        };
+    }
+    let split = w.shared.parallel && depth >= MIDGAME_SPLIT_DEPTH;
+    let (score, best) = search_children(w, &kids, Kind::Midgame(depth), alpha, beta, split);
+    if !w.should_stop() {
+        let entry = Entry {
+            score,
+            depth: depth.min(DEPTH_END as i32 - 1) as u8,
+            bound: bound_of(score, alpha, beta),
+            best,
+        };
+        w.shared.tt.store(key, entry);
+    }
+    score
+}
+
+/// The exact endgame score in centi-discs, for a window in centi-discs.
+fn endgame_in_centidiscs<P: Evaluate>(w: &mut Worker, pos: &P, alpha: i32, beta: i32) -> i32 {
+    // The disc window that decides the same: floor(alpha) and ceil(beta).
+    let alpha_discs = alpha.div_euclid(DISC);
+    let beta_discs = -(-beta).div_euclid(DISC);
+    endgame(w, pos, alpha_discs, beta_discs) * DISC
+}
+
+/// The exact endgame solver: the final disc difference of `pos` under perfect play, from the view
+/// of the player to move, as a fail-soft score in the window (alpha, beta) in discs.
+pub fn endgame<P: Evaluate>(w: &mut Worker, pos: &P, alpha: i32, beta: i32) -> i32 {
+    w.count_node();
+    if w.should_stop() {
+        return 0;
+    }
+    let empties = pos.empty_count();
+    if empties == 0 {
+        return pos.final_score();
+    }
+    if empties <= ENDGAME_SHALLOW {
+        return endgame_shallow(w, pos, alpha, beta);
+    }
+    let key = pos.key();
+    let mut hash_move = NO_MOVE;
+    if let Some(entry) = w.shared.tt.probe(key) {
+        hash_move = entry.best;
+        if entry.depth == DEPTH_END {
+            let entry = Entry {
+                score: entry.score / DISC,
+                ..entry
+            };
+            if let Some(score) = probe_cut(&entry, alpha, beta) {
+                return score;
+            }
+        }
+    }
+    let kids = ordered_children(pos, hash_move);
+    if kids.is_empty() {
+        return if pos.must_pass() {
+            -endgame(w, &pos.play_pass_unchecked(), -beta, -alpha)
+        } else {
+            pos.final_score()
+        };
+    }
+    let split = w.shared.parallel && empties >= ENDGAME_SPLIT_EMPTIES;
+    let (score, best) = search_children(w, &kids, Kind::Endgame, alpha, beta, split);
+    if !w.should_stop() {
+        let entry = Entry {
+            score: score * DISC,
+            depth: DEPTH_END,
+            bound: bound_of(score, alpha, beta),
+            best,
+        };
+        w.shared.tt.store(key, entry);
+    }
+    score
+}
+
+/// The last few empty squares: no table, no sorting, moves tried in square order.
+fn endgame_shallow<P: Position>(w: &mut Worker, pos: &P, alpha: i32, beta: i32) -> i32 {
+    let placements = pos.placements();
+    if placements.is_empty() && !pos.can_swap() {
+        if pos.must_pass() {
+            w.count_node();
+            return -endgame_shallow(w, &pos.play_pass_unchecked(), -beta, -alpha);
+        }
+        return pos.final_score();
+    }
+    let mut alpha = alpha;
+    let mut best = -INFINITY;
+    let empties = pos.empty_count();
+    for index in placements.squares() {
+        let child = pos.play_index_unchecked(index);
+        w.count_node();
+        let score = if empties == 1 {
+            -child.final_score()
+        } else {
+            -endgame_shallow(w, &child, -beta, -alpha)
+        };
+        if score > best {
+            best = score;
+            if score > alpha {
+                alpha = score;
+                if alpha >= beta {
+                    break;
+                }
+            }
+        }
+    }
+    if pos.can_swap() && best < beta {
+        let score = -endgame_shallow(w, &pos.play_swap_unchecked(), -beta, -alpha);
+        best = best.max(score);
+    }
+    best
+}
+
+/// The code of the move that leads from `pos` to the stored best reply, for building the principal
+/// variation out of the table.
+pub fn hash_move<P: Position>(w: &Worker, pos: &P) -> u16 {
+    if pos.placements().is_empty() && !pos.can_swap() {
+        return if pos.must_pass() { PASS } else { NO_MOVE };
+    }
+    w.shared.tt.probe(pos.key()).map_or(NO_MOVE, |e| e.best)
+}

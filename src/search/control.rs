@@ -1,0 +1,146 @@
+//! What the threads of one search share (table, stop flag, node count, deadline) and what each
+//! keeps for itself (a batched node counter and the chain of split points it works under).
+
+use super::tt::TranspositionTable;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
+use std::time::Instant;
+
+/// Why a search ended before it finished.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum StopReason {
+    /// Someone set the stop flag.
+    User,
+    /// The time ran out.
+    Timeout,
+    /// The node limit was reached.
+    Nodes,
+}
+
+/// Nodes counted locally before they are added to the shared count (and limits checked).
+const FLUSH_EVERY: u64 = 1024;
+
+/// The state every thread of one search sees.
+pub struct Shared<'a> {
+    /// The transposition table.
+    pub tt: &'a TranspositionTable,
+    /// Set to end the search: by the user, or here when a limit is reached.
+    pub stop: &'a AtomicBool,
+    /// Nodes searched so far (flushed in batches).
+    pub nodes: AtomicU64,
+    /// Stop at this many nodes.
+    pub node_limit: u64,
+    /// Stop at this moment.
+    pub deadline: Option<Instant>,
+    /// Why a limit stopped the search (the user's stop leaves it empty).
+    pub limit_hit: std::sync::Mutex<Option<StopReason>>,
+    /// Whether nodes may be shared out between threads.
+    pub parallel: bool,
+}
+
+impl<'a> Shared<'a> {
+    /// Whether the search must end.
+    #[inline(always)]
+    pub fn stopped(&self) -> bool {
+        self.stop.load(Relaxed)
+    }
+
+    fn limit_reached(&self, reason: StopReason) {
+        if let Ok(mut hit) = self.limit_hit.lock() {
+            hit.get_or_insert(reason);
+        }
+        self.stop.store(true, Relaxed);
+    }
+}
+
+/// A flag raised at a split point when one of its children cut off, so that the siblings still
+/// being searched on other threads give up; each thread checks the whole chain above it.
+pub struct Abort<'a> {
+    flag: AtomicBool,
+    parent: Option<&'a Abort<'a>>,
+}
+
+impl<'a> Abort<'a> {
+    /// A new flag under `parent`.
+    pub fn new(parent: Option<&'a Abort<'a>>) -> Abort<'a> {
+        Abort {
+            flag: AtomicBool::new(false),
+            parent,
+        }
+    }
+
+    /// Raises this flag.
+    pub fn raise(&self) {
+        self.flag.store(true, Relaxed);
+    }
+
+    /// Whether this flag or one above it is raised.
+    #[inline]
+    pub fn raised(&self) -> bool {
+        let mut link = Some(self);
+        while let Some(a) = link {
+            if a.flag.load(Relaxed) {
+                return true;
+            }
+            link = a.parent;
+        }
+        false
+    }
+}
+
+/// One thread's view of a search.
+pub struct Worker<'s, 'a> {
+    /// The shared state.
+    pub shared: &'s Shared<'a>,
+    /// The split point this worker searches under, if any.
+    pub abort: Option<&'s Abort<'s>>,
+    /// Nodes counted and not yet flushed.
+    unflushed: u64,
+}
+
+impl<'s, 'a> Worker<'s, 'a> {
+    /// A worker under the split point `abort` (or at the top).
+    pub fn new(shared: &'s Shared<'a>, abort: Option<&'s Abort<'s>>) -> Self {
+        Worker {
+            shared,
+            abort,
+            unflushed: 0,
+        }
+    }
+
+    /// Counts a node; every so often adds the batch to the shared count and checks the limits.
+    #[inline(always)]
+    pub fn count_node(&mut self) {
+        self.unflushed += 1;
+        if self.unflushed >= FLUSH_EVERY {
+            self.flush();
+        }
+    }
+
+    /// Adds the local count to the shared one and checks the node and time limits.
+    pub fn flush(&mut self) {
+        let total = self.shared.nodes.fetch_add(self.unflushed, Relaxed) + self.unflushed;
+        self.unflushed = 0;
+        if total >= self.shared.node_limit {
+            self.shared.limit_reached(StopReason::Nodes);
+        }
+        if let Some(deadline) = self.shared.deadline
+            && Instant::now() >= deadline
+        {
+            self.shared.limit_reached(StopReason::Timeout);
+        }
+    }
+
+    /// Whether this worker must give up: the search is stopped or a split point above it cut off.
+    #[inline(always)]
+    pub fn should_stop(&self) -> bool {
+        self.shared.stopped() || self.abort.is_some_and(Abort::raised)
+    }
+}
+
+impl Drop for Worker<'_, '_> {
+    fn drop(&mut self) {
+        if self.unflushed > 0 {
+            self.shared.nodes.fetch_add(self.unflushed, Relaxed);
+        }
+    }
+}

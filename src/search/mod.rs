@@ -1,0 +1,447 @@
+//! The search: iterative deepening over the midgame negascout, the exact endgame solver at the end,
+//! a shared transposition table and a rayon pool of worker threads.
+//!
+//! [`Searcher::search`] runs one search to its [`Limits`], calls back with a [`Report`] after every
+//! finished iteration and returns a [`SearchResult`]. It never reads input: it stops when its limits
+//! say so or when the caller sets the stop flag.
+
+pub mod alphabeta;
+pub mod control;
+pub mod limits;
+pub mod moves;
+pub mod tt;
+
+use crate::eval::{DISC, Evaluate};
+use crate::rules::Move;
+use alphabeta::{INFINITY, endgame, hash_move, midgame};
+use control::{Shared, StopReason, Worker};
+pub use limits::{Clock, Limits};
+use moves::decode;
+use std::fmt;
+use std::sync::atomic::{AtomicBool, AtomicU64};
+use std::time::{Duration, Instant};
+use tt::TranspositionTable;
+
+/// How far a reported score can be trusted.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Precision {
+    /// A heuristic score from a depth-limited search.
+    Depth,
+    /// The exact final disc difference.
+    Exact,
+    /// Exact as win (> 0), draw (0) or loss (< 0) only.
+    WinLossDraw,
+}
+
+/// One finished iteration (or, with multipv, one of its lines).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Report {
+    /// Plies searched (the empties when exact).
+    pub depth: u32,
+    /// Exact, win/loss/draw, or heuristic.
+    pub precision: Precision,
+    /// Which line, from 1 (multipv).
+    pub line: usize,
+    /// The score in centi-discs from the side to move's view.
+    pub score: i32,
+    /// Nodes searched so far.
+    pub nodes: u64,
+    /// Time so far.
+    pub time: Duration,
+    /// The principal variation.
+    pub pv: Vec<Move>,
+}
+
+impl Report {
+    /// Nodes per second.
+    pub fn nps(&self) -> u64 {
+        let secs = self.time.as_secs_f64();
+        if secs > 0.0 {
+            (self.nodes as f64 / secs) as u64
+        } else {
+            0
+        }
+    }
+}
+
+/// A score in discs, with two decimals when it is not whole.
+pub fn format_score(centidiscs: i32) -> String {
+    if centidiscs % DISC == 0 {
+        format!("{:+}", centidiscs / DISC)
+    } else {
+        format!("{:+.2}", centidiscs as f64 / DISC as f64)
+    }
+}
+
+impl fmt::Display for Report {
+    /// `depth D [exact|wld] score S nodes N time MS nps N pv M …`
+    fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        write!(f, "depth {}", self.depth)?;
+        match self.precision {
+            Precision::Depth => {}
+            Precision::Exact => f.write_str(" exact")?,
+            Precision::WinLossDraw => f.write_str(" wld")?,
+        }
+        write!(
+            f,
+            " score {} nodes {} time {} nps {} pv",
+            format_score(self.score),
+            self.nodes,
+            self.time.as_millis(),
+            self.nps()
+        )?;
+        for mv in &self.pv {
+            write!(f, " {mv}")?;
+        }
+        Ok(())
+    }
+}
+
+/// What a search found.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SearchResult {
+    /// The move to play; `None` when the game is over.
+    pub best: Option<Move>,
+    /// The expected reply, when known.
+    pub ponder: Option<Move>,
+    /// The score of the best move in centi-discs from the side to move's view.
+    pub score: i32,
+    /// The depth of the last finished iteration.
+    pub depth: u32,
+    /// How far the score can be trusted.
+    pub precision: Precision,
+    /// The principal variation.
+    pub pv: Vec<Move>,
+    /// Nodes searched.
+    pub nodes: u64,
+    /// Time taken.
+    pub time: Duration,
+    /// Why the search stopped early, if it did.
+    pub stopped: Option<StopReason>,
+}
+
+/// A root move and what the last iteration said of it.
+#[derive(Clone, Debug)]
+struct RootMove<P> {
+    mv: Move,
+    child: P,
+    score: i32,
+}
+
+/// Searches positions: owns the transposition table and the thread pool.
+pub struct Searcher {
+    tt: TranspositionTable,
+    pool: Option<rayon::ThreadPool>,
+    threads: usize,
+}
+
+/// The thread pool could not be made.
+#[derive(Debug)]
+pub struct PoolError(pub String);
+
+impl fmt::Display for PoolError {
+    fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        write!(f, "cannot start the search threads: {}", self.0)
+    }
+}
+
+impl std::error::Error for PoolError {}
+
+impl Searcher {
+    /// A searcher with `threads` workers (1: no pool) and a table of `hash_mb` MB.
+    pub fn new(threads: usize, hash_mb: usize) -> Result<Searcher, PoolError> {
+        let threads = threads.max(1);
+        let pool = if threads > 1 {
+            Some(
+                rayon::ThreadPoolBuilder::new()
+                    .num_threads(threads)
+                    .thread_name(|i| format!("othel-search-{i}"))
+                    .build()
+                    .map_err(|e| PoolError(e.to_string()))?,
+            )
+        } else {
+            None
+        };
+        Ok(Searcher {
+            tt: TranspositionTable::new(hash_mb),
+            pool,
+            threads,
+        })
+    }
+
+    /// The number of worker threads.
+    pub fn threads(&self) -> usize {
+        self.threads
+    }
+
+    /// Forgets what earlier searches stored.
+    pub fn clear(&self) {
+        self.tt.clear();
+    }
+
+    /// Searches `pos` to `limits`, calling `on_report` after each iteration; ends early when
+    /// `stop` is set.
+    pub fn search<P: Evaluate>(
+        &self,
+        pos: &P,
+        limits: &Limits,
+        stop: &AtomicBool,
+        on_report: &mut (dyn FnMut(&Report) + Send),
+    ) -> SearchResult {
+        match &self.pool {
+            Some(pool) => pool.install(|| self.run(pos, limits, stop, on_report)),
+            None => self.run(pos, limits, stop, on_report),
+        }
+    }
+
+    fn run<P: Evaluate>(
+        &self,
+        pos: &P,
+        limits: &Limits,
+        stop: &AtomicBool,
+        on_report: &mut (dyn FnMut(&Report) + Send),
+    ) -> SearchResult {
+        let started = Instant::now();
+        self.tt.new_search();
+        let empties = pos.empty_count();
+        let budget = limits::budget(limits, empties);
+        let shared = Shared {
+            tt: &self.tt,
+            stop,
+            nodes: AtomicU64::new(0),
+            node_limit: limits.nodes.unwrap_or(u64::MAX),
+            deadline: budget.map(|b| started + b.hard),
+            limit_hit: std::sync::Mutex::new(None),
+            parallel: self.threads > 1,
+        };
+        let size = pos.size();
+        let mut result = SearchResult {
+            best: None,
+            ponder: None,
+            score: 0,
+            depth: 0,
+            precision: Precision::Depth,
+            pv: Vec::new(),
+            nodes: 0,
+            time: Duration::ZERO,
+            stopped: None,
+        };
+
+        let mut roots: Vec<RootMove<P>> = pos
+            .legal_moves()
+            .into_iter()
+            .map(|mv| RootMove {
+                mv,
+                child: pos.play_unchecked(mv),
+                score: -INFINITY,
+            })
+            .collect();
+        if roots.is_empty() {
+            result.score = pos.final_score() * DISC;
+            result.precision = Precision::Exact;
+            return result;
+        }
+        let want_exact = limits.exact || limits.wld;
+        if roots.len() == 1 && !limits.infinite && !want_exact {
+            // A forced move (or a pass) is answered at once.
+            let only = &roots[0];
+            result.best = Some(only.mv);
+            result.score = -only.child.evaluate();
+            result.pv = vec![only.mv];
+            result.time = started.elapsed();
+            on_report(&Report {
+                depth: 0,
+                precision: Precision::Depth,
+                line: 1,
+                score: result.score,
+                nodes: 0,
+                time: result.time,
+                pv: result.pv.clone(),
+            });
+            return result;
+        }
+        // Best-looking moves first for the first iteration.
+        roots.sort_by_key(|r| -r.child.order_key());
+
+        let max_depth = limits.depth.unwrap_or(u32::MAX);
+        let multipv = limits.multipv.max(1).min(roots.len());
+        let mut previous_best: Option<Move> = None;
+        let mut depth = 0;
+        loop {
+            depth += 1;
+            let exact_now = depth >= empties || (want_exact && depth > empties.min(12) / 2 + 2);
+            let precision = if !exact_now {
+                Precision::Depth
+            } else if limits.wld && !limits.exact {
+                Precision::WinLossDraw
+            } else {
+                Precision::Exact
+            };
+            let done = {
+                let mut worker = Worker::new(&shared, None);
+                search_root(
+                    &mut worker,
+                    &mut roots,
+                    depth,
+                    precision,
+                    multipv,
+                    result.score,
+                )
+            };
+            if shared.stopped() && result.best.is_some() {
+                break;
+            }
+            if !done {
+                // Stopped in the first iteration: the best-looking move, scored by the evaluation.
+                let first = &mut roots[0];
+                first.score = -first.child.evaluate();
+            }
+            // A finished iteration (or the first one, however far it got).
+            let report_depth = if exact_now { empties } else { depth };
+            let nodes = shared.nodes.load(std::sync::atomic::Ordering::Relaxed);
+            let best = &roots[0];
+            result.best = Some(best.mv);
+            result.score = best.score;
+            result.depth = report_depth;
+            result.precision = precision;
+            result.pv = principal_variation(&shared, best.mv, &best.child, size, report_depth);
+            result.ponder = result.pv.get(1).copied();
+            for (line, root) in roots.iter().take(multipv).enumerate() {
+                on_report(&Report {
+                    depth: report_depth,
+                    precision,
+                    line: line + 1,
+                    score: root.score,
+                    nodes,
+                    time: started.elapsed(),
+                    pv: principal_variation(&shared, root.mv, &root.child, size, report_depth),
+                });
+            }
+            if !done || exact_now || depth >= max_depth {
+                break;
+            }
+            if let Some(b) = budget {
+                // The next iteration takes a few times longer than this one: don't start what
+                // cannot finish. An unsettled best move earns more time.
+                let unsettled = previous_best.is_some_and(|m| m != best.mv);
+                let soft = if unsettled { b.soft * 2 } else { b.soft };
+                if started.elapsed() * 2 > soft.min(b.hard) {
+                    break;
+                }
+            }
+            previous_best = Some(best.mv);
+        }
+        result.nodes = shared.nodes.load(std::sync::atomic::Ordering::Relaxed);
+        result.time = started.elapsed();
+        result.stopped = if shared.stopped() {
+            Some(
+                shared
+                    .limit_hit
+                    .lock()
+                    .ok()
+                    .and_then(|h| *h)
+                    .unwrap_or(StopReason::User),
+            )
+        } else {
+            None
+        };
+        result
+    }
+}
+
+/// Searches every root move at `depth` (or exactly), sorting them best first. The first `multipv`
+/// moves get exact scores; the others are only known to be worse. Returns whether the iteration
+/// finished.
+fn search_root<P: Evaluate>(
+    w: &mut Worker,
+    roots: &mut [RootMove<P>],
+    depth: u32,
+    precision: Precision,
+    multipv: usize,
+    guess: i32,
+) -> bool {
+    // Aspiration: a window around the last score, widened when the score falls outside it.
+    let (mut low, mut high) = if depth >= 4 && precision == Precision::Depth && multipv == 1 {
+        (guess - 60, guess + 60)
+    } else {
+        (-INFINITY, INFINITY)
+    };
+    if precision == Precision::WinLossDraw {
+        (low, high) = (-DISC, DISC);
+    }
+    loop {
+        let mut alpha = low;
+        let mut scores = Vec::with_capacity(roots.len());
+        for (i, root) in roots.iter().enumerate() {
+            let search = |w: &mut Worker, a: i32, b: i32| match precision {
+                Precision::Depth => -midgame(w, &root.child, depth as i32 - 1, -b, -a),
+                _ => {
+                    let (a, b) = (a.div_euclid(DISC), -(-b).div_euclid(DISC));
+                    -endgame(w, &root.child, -b, -a) * DISC
+                }
+            };
+            let score = if i < multipv {
+                search(w, low, high)
+            } else {
+                let s = search(w, alpha, alpha + 1);
+                if s > alpha && s < high && !w.should_stop() {
+                    search(w, alpha, high)
+                } else {
+                    s
+                }
+            };
+            if w.should_stop() {
+                // Keep what is known: moves searched so far, in their order.
+                return false;
+            }
+            scores.push(score);
+            if i + 1 >= multipv {
+                // alpha: the multipv-th best so far, the bar for the moves that follow.
+                let mut best: Vec<i32> = scores.clone();
+                best.sort_unstable_by(|a, b| b.cmp(a));
+                alpha = alpha.max(best[multipv - 1]);
+            }
+        }
+        let best = scores.iter().copied().max().unwrap_or(-INFINITY);
+        let widen = precision != Precision::WinLossDraw;
+        if widen && best <= low && low > -INFINITY {
+            low = (low - 4 * (high - low)).max(-INFINITY);
+            continue;
+        }
+        if widen && best >= high && high < INFINITY {
+            high = (high + 4 * (high - low)).min(INFINITY);
+            continue;
+        }
+        for (root, score) in roots.iter_mut().zip(scores) {
+            root.score = score;
+        }
+        roots.sort_by_key(|r| -r.score);
+        return true;
+    }
+}
+
+/// The principal variation: the move, then the best replies stored in the table.
+fn principal_variation<P: Evaluate>(
+    shared: &Shared,
+    first: Move,
+    after: &P,
+    size: usize,
+    depth: u32,
+) -> Vec<Move> {
+    let worker = Worker::new(shared, None);
+    let mut pv = vec![first];
+    let mut pos = *after;
+    while pv.len() < depth.max(1) as usize {
+        let Some(mv) = decode(hash_move(&worker, &pos), size) else {
+            break;
+        };
+        match pos.try_play(mv) {
+            Ok(next) => {
+                pv.push(mv);
+                pos = next;
+            }
+            Err(_) => break,
+        }
+    }
+    pv
+}

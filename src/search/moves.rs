@@ -1,0 +1,72 @@
+//! Moves as the search keeps them (a `u16` code per move, small enough for the transposition
+//! table) and the ordered list of a node's children.
+
+use crate::eval::Evaluate;
+use crate::rules::{Bits, Move, Square};
+
+/// The code of "no move".
+pub const NO_MOVE: u16 = u16::MAX;
+/// The code of a pass.
+pub const PASS: u16 = u16::MAX - 1;
+/// The code of a swap.
+pub const SWAP: u16 = u16::MAX - 2;
+
+/// The move a code stands for on a board of side `size`.
+pub fn decode(code: u16, size: usize) -> Option<Move> {
+    match code {
+        NO_MOVE => None,
+        PASS => Some(Move::Pass),
+        SWAP => Some(Move::Swap),
+        index => Some(Move::Place(Square::from_index(index as usize, size))),
+    }
+}
+
+/// The code of a move on a board of side `size`.
+pub fn encode(mv: Move, size: usize) -> u16 {
+    match mv {
+        Move::Pass => PASS,
+        Move::Swap => SWAP,
+        Move::Place(sq) => sq.index(size).map_or(NO_MOVE, |i| i as u16),
+    }
+}
+
+/// A child of a node: the position after the move, the move's code and its ordering key.
+#[derive(Clone, Copy, Debug)]
+pub struct Child<P> {
+    /// The position after the move.
+    pub pos: P,
+    /// The move.
+    pub code: u16,
+    /// Higher is searched first.
+    pub key: i32,
+}
+
+/// The children reached by placements and swap (not a pass), best-looking first; `first` (a hash
+/// move) leads when it is among them.
+pub fn ordered_children<P: Evaluate>(pos: &P, first: u16) -> Vec<Child<P>> {
+    let placements = pos.placements();
+    let mut out = Vec::with_capacity(placements.count() as usize + 1);
+    for index in placements.squares() {
+        let child = pos.play_index_unchecked(index);
+        out.push(Child {
+            pos: child,
+            code: index as u16,
+            key: child.order_key(),
+        });
+    }
+    if pos.can_swap() {
+        let child = pos.play_swap_unchecked();
+        out.push(Child {
+            pos: child,
+            code: SWAP,
+            key: child.order_key(),
+        });
+    }
+    for c in out.iter_mut() {
+        if c.code == first {
+            c.key = i32::MAX;
+        }
+    }
+    out.sort_unstable_by_key(|c| std::cmp::Reverse(c.key));
+    out
+}

@@ -1,0 +1,221 @@
+//! The transposition table, shared by every search thread without locks.
+//!
+//! Each entry is two atomic words: the data, and the key XOR the data. A reader that sees a torn
+//! entry (one word from one writer, one from another) finds that the XOR no longer gives its key and
+//! treats the entry as a miss — the "lockless hashing" of Hyatt and Mann, as chess engines use it.
+//! Entries sit in buckets of four; a store replaces the same key, else the least valuable entry
+//! (older searches first, then shallower).
+
+use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
+
+/// What a stored score means.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Bound {
+    /// The true score is at least the stored one.
+    Lower,
+    /// The true score is at most the stored one.
+    Upper,
+    /// The stored score is exact.
+    Exact,
+}
+
+/// The depth recorded for scores searched to the end of the game.
+pub const DEPTH_END: u8 = 255;
+
+/// A probed entry.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub struct Entry {
+    /// The score (centi-discs).
+    pub score: i32,
+    /// The depth searched, or [`DEPTH_END`].
+    pub depth: u8,
+    /// What the score means.
+    pub bound: Bound,
+    /// The best move found, encoded by the search (`u16::MAX` for none).
+    pub best: u16,
+}
+
+impl Entry {
+    fn pack(self, generation: u8) -> u64 {
+        let bound = match self.bound {
+            Bound::Lower => 1u64,
+            Bound::Upper => 2,
+            Bound::Exact => 3,
+        };
+        (self.score as u32 as u64)
+            | (self.depth as u64) << 32
+            | bound << 40
+            | ((generation & 0x3f) as u64) << 42
+            | (self.best as u64) << 48
+    }
+
+    fn unpack(data: u64) -> Option<(Entry, u8)> {
+        let bound = match (data >> 40) & 3 {
+            1 => Bound::Lower,
+            2 => Bound::Upper,
+            3 => Bound::Exact,
+            _ => return None,
+        };
+        let entry = Entry {
+            score: data as u32 as i32,
+            depth: (data >> 32) as u8,
+            bound,
+            best: (data >> 48) as u16,
+        };
+        Some((entry, ((data >> 42) & 0x3f) as u8))
+    }
+}
+
+#[derive(Default)]
+struct Slot {
+    check: AtomicU64,
+    data: AtomicU64,
+}
+
+const BUCKET: usize = 4;
+
+/// A table of a power-of-two number of buckets.
+pub struct TranspositionTable {
+    slots: Vec<Slot>,
+    bucket_mask: usize,
+    generation: AtomicU64,
+}
+
+impl TranspositionTable {
+    /// A table of at most `megabytes` MB (at least one bucket).
+    pub fn new(megabytes: usize) -> TranspositionTable {
+        let bytes = megabytes.max(1) * 1024 * 1024;
+        let buckets = (bytes / (BUCKET * std::mem::size_of::<Slot>()))
+            .max(1)
+            .next_power_of_two();
+        // Stay within the size asked for.
+        let buckets = if buckets * BUCKET * std::mem::size_of::<Slot>() > bytes && buckets > 1 {
+            buckets / 2
+        } else {
+            buckets
+        };
+        let mut slots = Vec::with_capacity(buckets * BUCKET);
+        slots.resize_with(buckets * BUCKET, Slot::default);
+        TranspositionTable {
+            slots,
+            bucket_mask: buckets - 1,
+            generation: AtomicU64::new(0),
+        }
+    }
+
+    /// The size in bytes.
+    pub fn bytes(&self) -> usize {
+        self.slots.len() * std::mem::size_of::<Slot>()
+    }
+
+    /// Forgets everything.
+    pub fn clear(&self) {
+        for slot in &self.slots {
+            slot.check.store(0, Relaxed);
+            slot.data.store(0, Relaxed);
+        }
+    }
+
+    /// Marks the start of a new search, so that older entries are replaced first.
+    pub fn new_search(&self) {
+        self.generation.fetch_add(1, Relaxed);
+    }
+
+    fn generation(&self) -> u8 {
+        (self.generation.load(Relaxed) & 0x3f) as u8
+    }
+
+    fn bucket(&self, key: u64) -> &[Slot] {
+        let start = (key as usize & self.bucket_mask) * BUCKET;
+        &self.slots[start..start + BUCKET]
+    }
+
+    /// The entry stored for `key`, if any.
+    #[inline]
+    pub fn probe(&self, key: u64) -> Option<Entry> {
+        for slot in self.bucket(key) {
+            let data = slot.data.load(Relaxed);
+            if slot.check.load(Relaxed) ^ data == key {
+                return Entry::unpack(data).map(|(e, _)| e);
+            }
+        }
+        None
+    }
+
+    /// Stores an entry for `key`.
+    #[inline]
+    pub fn store(&self, key: u64, entry: Entry) {
+        let generation = self.generation();
+        let bucket = self.bucket(key);
+        let mut victim = &bucket[0];
+        let mut victim_value = i32::MAX;
+        for slot in bucket {
+            let data = slot.data.load(Relaxed);
+            if slot.check.load(Relaxed) ^ data == key {
+                // Keep a deeper result of the same search unless this one is exact.
+                if let Some((old, old_gen)) = Entry::unpack(data)
+                    && old_gen == generation
+                    && old.depth > entry.depth
+                    && entry.bound != Bound::Exact
+                {
+                    return;
+                }
+                victim = slot;
+                break;
+            }
+            let value = match Entry::unpack(data) {
+                None => i32::MIN,
+                Some((old, old_gen)) => {
+                    let age = (generation.wrapping_sub(old_gen) & 0x3f) as i32;
+                    old.depth as i32 - 8 * age
+                }
+            };
+            if value < victim_value {
+                victim_value = value;
+                victim = slot;
+            }
+        }
+        let data = entry.pack(generation);
+        victim.data.store(data, Relaxed);
+        victim.check.store(key ^ data, Relaxed);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn entries_round_trip_and_misses_are_misses() {
+        let tt = TranspositionTable::new(1);
+        assert!(tt.bytes() <= 1024 * 1024);
+        let entry = Entry {
+            score: -3150,
+            depth: 12,
+            bound: Bound::Upper,
+            best: 37,
+        };
+        tt.store(0xdead_beef, entry);
+        assert_eq!(tt.probe(0xdead_beef), Some(entry));
+        assert_eq!(tt.probe(0xdead_beee), None);
+        tt.clear();
+        assert_eq!(tt.probe(0xdead_beef), None);
+    }
+
+    #[test]
+    fn a_full_bucket_keeps_the_deepest_entries() {
+        let tt = TranspositionTable::new(1);
+        let stride = (tt.bucket_mask as u64) + 1;
+        for i in 0..5u64 {
+            let entry = Entry {
+                score: i as i32,
+                depth: (10 + i) as u8,
+                bound: Bound::Exact,
+                best: u16::MAX,
+            };
+            tt.store(7 + i * stride, entry);
+        }
+        assert_eq!(tt.probe(7), None, "the shallowest entry made room");
+        assert_eq!(tt.probe(7 + 4 * stride).map(|e| e.depth), Some(14));
+    }
+}

@@ -1,0 +1,296 @@
+//! The engine protocol, through the real binary: the example sessions of protocol.md, whole games
+//! driven move by move, stop and isready during a search, the end of input, bad input.
+
+use std::io::{BufRead, BufReader, Write};
+use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
+use std::sync::mpsc;
+use std::time::{Duration, Instant};
+
+fn othel() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_othel"))
+}
+
+/// Runs a whole script through a pipe and returns the output lines.
+fn run_script(script: &str) -> Vec<String> {
+    let mut child = othel()
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("the engine starts");
+    child
+        .stdin
+        .take()
+        .expect("stdin")
+        .write_all(script.as_bytes())
+        .expect("the script is written");
+    let out = child.wait_with_output().expect("the engine ends");
+    assert!(out.status.success(), "exit status {:?}", out.status);
+    String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .map(str::to_string)
+        .collect()
+}
+
+/// Replaces the figures that vary between runs (nodes, time, nps) and the machine's core count.
+fn mask(line: &str) -> String {
+    let mut words: Vec<String> = line.split(' ').map(str::to_string).collect();
+    for i in 1..words.len() {
+        if ["nodes", "time", "nps"].contains(&words[i - 1].as_str())
+            && words[i].parse::<f64>().is_ok()
+        {
+            words[i] = "*".into();
+        }
+    }
+    let line = words.join(" ");
+    if line.starts_with("option name threads") {
+        let cut = line.find("default").unwrap_or(line.len());
+        return line[..cut].to_string();
+    }
+    line
+}
+
+#[test]
+fn every_example_session_of_protocol_md_replays() {
+    let doc = include_str!("../protocol.md");
+    let mut sessions = 0;
+    let mut lines = doc.lines();
+    while let Some(line) = lines.next() {
+        if line.trim() != "```session" {
+            continue;
+        }
+        let mut script = String::new();
+        let mut expected = Vec::new();
+        for l in lines.by_ref() {
+            if l.trim() == "```" {
+                break;
+            }
+            match l.strip_prefix("> ") {
+                Some(command) => {
+                    script.push_str(command);
+                    script.push('\n');
+                }
+                None => expected.push(mask(l)),
+            }
+        }
+        let got: Vec<String> = run_script(&script).iter().map(|l| mask(l)).collect();
+        assert_eq!(got, expected, "session:\n{script}");
+        sessions += 1;
+    }
+    assert!(sessions >= 6, "found {sessions} sessions");
+}
+
+/// An engine process driven line by line.
+struct Engine {
+    child: Child,
+    stdin: ChildStdin,
+    lines: mpsc::Receiver<String>,
+}
+
+impl Engine {
+    fn start() -> Engine {
+        let mut child = othel()
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("the engine starts");
+        let stdin = child.stdin.take().expect("stdin");
+        let stdout: ChildStdout = child.stdout.take().expect("stdout");
+        let (sender, lines) = mpsc::channel();
+        std::thread::spawn(move || {
+            for line in BufReader::new(stdout).lines() {
+                let Ok(line) = line else { return };
+                if sender.send(line).is_err() {
+                    return;
+                }
+            }
+        });
+        Engine {
+            child,
+            stdin,
+            lines,
+        }
+    }
+
+    fn send(&mut self, command: &str) {
+        writeln!(self.stdin, "{command}").expect("the engine reads");
+    }
+
+    fn expect_line(&self, within: Duration) -> String {
+        self.lines.recv_timeout(within).expect("a reply in time")
+    }
+
+    /// Reads lines until one starts with `prefix`; returns it and the lines before it.
+    fn until(&self, prefix: &str, within: Duration) -> (String, Vec<String>) {
+        let deadline = Instant::now() + within;
+        let mut before = Vec::new();
+        loop {
+            let left = deadline.saturating_duration_since(Instant::now());
+            let line = self
+                .lines
+                .recv_timeout(left)
+                .unwrap_or_else(|_| panic!("no '{prefix}' line in time; got {before:?}"));
+            if line.starts_with(prefix) {
+                return (line, before);
+            }
+            before.push(line);
+        }
+    }
+}
+
+impl Drop for Engine {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// Two `go depth 2` sides play a whole game; returns the number of moves played.
+fn play_a_game(setup: &[&str], first_moves: &[&str]) -> usize {
+    let mut engine = Engine::start();
+    for command in setup {
+        engine.send(command);
+    }
+    for mv in first_moves {
+        engine.send(&format!("play {mv}"));
+    }
+    let mut played = first_moves.len();
+    loop {
+        engine.send("go depth 2");
+        let (best, infos) = engine.until("bestmove", Duration::from_secs(60));
+        assert!(infos.iter().all(|l| l.starts_with("info ")), "{infos:?}");
+        let mv = best.split_whitespace().nth(1).expect("a move").to_string();
+        if mv == "none" {
+            break;
+        }
+        assert!(!infos.is_empty(), "an info line before bestmove {mv}");
+        engine.send(&format!("play {mv}"));
+        played += 1;
+        assert!(played < 400, "the game does not end");
+    }
+    engine.send("moves");
+    assert_eq!(engine.expect_line(Duration::from_secs(10)), "moves none");
+    engine.send("isready");
+    assert_eq!(engine.expect_line(Duration::from_secs(10)), "readyok");
+    played
+}
+
+#[test]
+fn a_whole_8x8_game_between_two_depth_2_sides() {
+    assert!(play_a_game(&["setoption threads=1"], &[]) >= 20);
+}
+
+#[test]
+fn whole_6x6_and_10x10_games() {
+    assert!(play_a_game(&["setoption size=6 threads=1"], &[]) >= 10);
+    assert!(play_a_game(&["setoption size=10 threads=2"], &[]) >= 40);
+}
+
+#[test]
+fn a_9x9_lehto_game_with_a_swap() {
+    let moves = play_a_game(&["setoption variant=lehto threads=2"], &["e5", "swap"]);
+    assert_eq!(moves, 82, "81 placements and the swap");
+}
+
+#[test]
+fn stop_ends_an_infinite_search_at_once() {
+    let mut engine = Engine::start();
+    engine.send("go infinite");
+    std::thread::sleep(Duration::from_millis(300));
+    engine.send("isready");
+    let (_, _) = engine.until("readyok", Duration::from_millis(500));
+    let sent = Instant::now();
+    engine.send("stop");
+    let (best, _) = engine.until("bestmove", Duration::from_secs(5));
+    let latency = sent.elapsed();
+    assert!(
+        latency < Duration::from_millis(100),
+        "bestmove after {latency:?}"
+    );
+    assert!(best.split_whitespace().nth(1).is_some_and(|m| m != "none"));
+}
+
+#[test]
+fn commands_during_a_search_are_refused_or_answered() {
+    let mut engine = Engine::start();
+    engine.send("go infinite");
+    engine.send("setoption hash=16");
+    let (refused, _) = engine.until("error", Duration::from_secs(2));
+    assert!(refused.contains("setoption hash=16"), "{refused}");
+    engine.send("board");
+    let (board, _) = engine.until("board", Duration::from_secs(2));
+    assert!(board.ends_with(" X"));
+    engine.send("stop");
+    engine.until("bestmove", Duration::from_secs(2));
+    engine.send("setoption hash=16");
+    engine.send("isready");
+    let (_, between) = engine.until("readyok", Duration::from_secs(5));
+    assert!(between.is_empty(), "{between:?}");
+}
+
+#[test]
+fn end_of_input_finishes_the_search() {
+    let lines = run_script("position startpos moves f5d6c3d3c4\ngo depth 9\n");
+    let last = lines.last().expect("output");
+    assert!(last.starts_with("bestmove "), "{lines:?}");
+    assert!(
+        lines.iter().any(|l| l.starts_with("info depth 9 ")),
+        "{lines:?}"
+    );
+}
+
+#[test]
+fn quit_ends_the_engine_during_a_search() {
+    let mut engine = Engine::start();
+    engine.send("go infinite");
+    std::thread::sleep(Duration::from_millis(100));
+    engine.send("quit");
+    let started = Instant::now();
+    loop {
+        if let Some(status) = engine.child.try_wait().expect("status") {
+            assert!(status.success());
+            break;
+        }
+        assert!(started.elapsed() < Duration::from_secs(2), "still running");
+        std::thread::sleep(Duration::from_millis(10));
+    }
+}
+
+#[test]
+fn bad_input_gets_one_error_line_each_and_the_engine_goes_on() {
+    let huge = "x".repeat(1 << 20);
+    let script = format!(
+        "\n   \n{huge}\ngo depth -3\nposition board XO X\nposition ggf (;GM[Go];)\nplay z9\nplay a1\nsetoption threads=0\nsetoption hash=abc\nperft x\n\u{ff}\u{fe}\nmoves now\nsetoption variant=lehto size=8\nposition startpos moves f5 f5\nmoves\n"
+    );
+    let lines = run_script(&script);
+    let errors = lines.iter().filter(|l| l.starts_with("error ")).count();
+    assert_eq!(errors, 13, "{lines:#?}");
+    assert_eq!(lines.last().map(String::as_str), Some("moves d3 c4 f5 e6"));
+    assert!(
+        lines.iter().all(|l| l.len() < 400),
+        "an error quotes a short piece of the input"
+    );
+}
+
+#[test]
+fn invalid_utf8_is_an_error_line() {
+    let mut child = othel()
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(b"go \xff\xfe\nboard\n")
+        .unwrap();
+    let out = child.wait_with_output().unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines.len(), 2, "{lines:?}");
+    assert!(lines[0].starts_with("error "));
+    assert!(lines[1].starts_with("board "));
+}

@@ -1,0 +1,65 @@
+//! Property tests: no line makes the parser panic, and no sequence of valid and invalid commands
+//! makes the controller panic.
+
+use othel::protocol::command::parse;
+use othel::protocol::controller::{Controller, Flow};
+use othel::protocol::output::Output;
+use proptest::prelude::*;
+use std::sync::Arc;
+use std::sync::atomic::AtomicBool;
+
+fn command_line() -> impl Strategy<Value = String> {
+    let square = "[a-t][0-9]{1,2}";
+    prop_oneof![
+        Just("othel".to_string()),
+        Just("isready".to_string()),
+        Just("newgame".to_string()),
+        Just("moves".to_string()),
+        Just("board".to_string()),
+        Just("d".to_string()),
+        Just("undo".to_string()),
+        Just("eval".to_string()),
+        Just("stop".to_string()),
+        Just("play pass".to_string()),
+        Just("play swap".to_string()),
+        Just("position startpos".to_string()),
+        square.prop_map(|s| format!("play {s}")),
+        proptest::collection::vec(square, 0..6)
+            .prop_map(|m| format!("position startpos moves {}", m.join(" "))),
+        (0u32..4).prop_map(|d| format!("go depth {d}")),
+        (0u32..4).prop_map(|d| format!("perft {d}")),
+        (0usize..4).prop_map(|k| format!("go depth 2 multipv {k}")),
+        prop_oneof![Just("othello"), Just("lehto"), Just("chess")]
+            .prop_flat_map(|v| (Just(v), 0usize..22))
+            .prop_map(|(v, s)| format!("setoption variant={v} size={s}")),
+        (0usize..5).prop_map(|t| format!("setoption threads={t} hash={t}")),
+        "[XO.-]{0,40} [XOZ]".prop_map(|b| format!("position board {b}")),
+        "[ -~]{0,60}",
+    ]
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(256))]
+
+    #[test]
+    fn no_line_makes_the_parser_panic(line in "\\PC{0,200}") {
+        let _ = parse(&line);
+    }
+
+    #[test]
+    fn no_command_sequence_makes_the_controller_panic(
+        lines in proptest::collection::vec(command_line(), 1..30)
+    ) {
+        let out = Arc::new(Output::to(Box::new(std::io::sink())));
+        let stop = Arc::new(AtomicBool::new(false));
+        let mut controller = Controller::new(out, stop).expect("a controller");
+        for line in &lines {
+            if let Ok(command) = parse(line)
+                && controller.handle(command, line) == Flow::Quit
+            {
+                break;
+            }
+        }
+        controller.finish_search();
+    }
+}

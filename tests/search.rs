@@ -1,0 +1,307 @@
+//! The search: exact scores against FFO and against a plain minimax, limits, stopping, reports.
+
+mod common;
+
+use othel::eval::{DISC, Evaluate};
+use othel::rules::notation::{ObfLine, Setup};
+use othel::rules::symmetry::Symmetry;
+use othel::rules::{BoardKind, Move, Position, Variant};
+use othel::search::{Limits, Precision, Report, SearchResult, Searcher};
+use othel::with_position_type;
+use rand::rngs::StdRng;
+use rand::{RngExt, SeedableRng};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
+
+fn search<P: Evaluate>(
+    searcher: &Searcher,
+    pos: &P,
+    limits: &Limits,
+) -> (SearchResult, Vec<Report>) {
+    let stop = AtomicBool::new(false);
+    let mut reports = Vec::new();
+    let result = searcher.search(pos, limits, &stop, &mut |r: &Report| {
+        reports.push(r.clone())
+    });
+    (result, reports)
+}
+
+fn exact() -> Limits {
+    Limits {
+        exact: true,
+        ..Limits::default()
+    }
+}
+
+/// Plain negamax to the end of the game, written for the test.
+fn minimax<P: Position>(pos: &P) -> i32 {
+    let moves = pos.legal_moves();
+    if moves.is_empty() {
+        return pos.final_score();
+    }
+    moves
+        .into_iter()
+        .map(|m| -minimax(&pos.play(m)))
+        .max()
+        .expect("at least one move")
+}
+
+fn random_position<P: Position>(rng: &mut StdRng, empties: u32) -> Option<P> {
+    let mut pos = P::start();
+    while pos.empty_count() > empties {
+        let moves = pos.legal_moves();
+        if moves.is_empty() {
+            return None;
+        }
+        pos = pos.play(moves[rng.random_range(0..moves.len())]);
+    }
+    Some(pos)
+}
+
+fn check_against_minimax<P: Evaluate>(max_empties: u32, positions: usize, threads: usize) {
+    let searcher = Searcher::new(threads, 16).unwrap();
+    let mut rng = StdRng::seed_from_u64(99);
+    let mut checked = 0;
+    while checked < positions {
+        let empties = rng.random_range(1..=max_empties);
+        let Some(pos) = random_position::<P>(&mut rng, empties) else {
+            continue;
+        };
+        let expected = minimax(&pos);
+        let (result, _) = search(&searcher, &pos, &exact());
+        assert_eq!(
+            result.score,
+            expected * DISC,
+            "{}",
+            othel::rules::notation::board_string(&pos)
+        );
+        if let Some(best) = result.best {
+            assert_eq!(
+                -minimax(&pos.play(best)),
+                expected,
+                "the best move scores the best score"
+            );
+        }
+        // The win/loss/draw solver agrees on the sign.
+        let wld = Limits {
+            wld: true,
+            ..Limits::default()
+        };
+        let (result, _) = search(&searcher, &pos, &wld);
+        assert_eq!(result.score.signum(), expected.signum());
+        checked += 1;
+    }
+}
+
+#[test]
+fn solver_agrees_with_minimax_on_every_othello_size() {
+    for size in [4, 6, 8, 10] {
+        let kind = BoardKind::new(Variant::Othello, size).unwrap();
+        with_position_type!(kind, P => check_against_minimax::<P>(10, 25, 1));
+    }
+}
+
+#[test]
+fn solver_agrees_with_minimax_on_lehto() {
+    for size in [5, 7, 9] {
+        let kind = BoardKind::new(Variant::Lehto, size).unwrap();
+        with_position_type!(kind, P => check_against_minimax::<P>(7, 10, 1));
+    }
+}
+
+#[test]
+fn parallel_solver_agrees_with_minimax() {
+    let kind = BoardKind::default();
+    with_position_type!(kind, P => check_against_minimax::<P>(10, 20, 2));
+}
+
+fn ffo(symmetries: bool, threads: usize) {
+    let Some(path) = common::shared_data("ffo/fforum-1-19.obf") else {
+        return;
+    };
+    let text = std::fs::read_to_string(path).unwrap();
+    let searcher = Searcher::new(threads, 64).unwrap();
+    for (n, line) in text.lines().filter(|l| !l.trim().is_empty()).enumerate() {
+        let obf: ObfLine = line.parse().unwrap();
+        let expected = obf.best_score().unwrap();
+        let syms: Vec<Symmetry> = if symmetries {
+            Symmetry::all().collect()
+        } else {
+            Symmetry::all().take(1).collect()
+        };
+        for sym in syms {
+            let setup: Setup = obf.setup.transformed(sym);
+            let pos: othel::rules::Othello<othel::rules::geometry::Size8> =
+                setup.to_position().unwrap();
+            searcher.clear();
+            let (result, reports) = search(&searcher, &pos, &exact());
+            assert_eq!(
+                result.score,
+                expected * DISC,
+                "FFO #{} under {sym:?}",
+                n + 1
+            );
+            assert_eq!(result.precision, Precision::Exact);
+            assert_eq!(reports.last().unwrap().precision, Precision::Exact);
+            let best = result.best.unwrap();
+            assert_eq!(-minimax_depth_check(&pos, best), expected, "FFO #{}", n + 1);
+        }
+    }
+}
+
+/// The exact score of a move, by the solver itself on the position after it.
+fn minimax_depth_check<P: Evaluate>(pos: &P, mv: Move) -> i32 {
+    let searcher = Searcher::new(1, 16).unwrap();
+    let (result, _) = search(&searcher, &pos.play(mv), &exact());
+    result.score / DISC
+}
+
+#[test]
+fn ffo_1_to_19_are_solved() {
+    ffo(false, 2);
+}
+
+#[test]
+#[ignore = "slow: run in release by .ci/run"]
+fn ffo_1_to_19_are_solved_under_all_symmetries() {
+    ffo(true, 2);
+}
+
+#[test]
+#[ignore = "slow: run with OTHEL_LONG_TESTS=1"]
+fn six_by_six_is_a_white_win_by_four() {
+    if std::env::var_os("OTHEL_LONG_TESTS").is_none() {
+        println!("skipped: the 6x6 solve takes minutes; set OTHEL_LONG_TESTS=1 to run it");
+        return;
+    }
+    let kind = BoardKind::new(Variant::Othello, 6).unwrap();
+    with_position_type!(kind, P => {
+        let searcher = Searcher::new(2, 256).unwrap();
+        let started = Instant::now();
+        let (result, _) = search(&searcher, &P::start(), &exact());
+        println!("6x6 solved in {:.1} s, {} nodes", started.elapsed().as_secs_f64(), result.nodes);
+        assert_eq!(result.score, -4 * DISC);
+    });
+}
+
+#[test]
+fn a_search_without_limits_stops_soon_after_the_flag() {
+    let searcher = Searcher::new(2, 16).unwrap();
+    let kind = BoardKind::default();
+    with_position_type!(kind, P => {
+        let stop = AtomicBool::new(false);
+        let limits = Limits { infinite: true, ..Limits::default() };
+        std::thread::scope(|s| {
+            let handle = s.spawn(|| {
+                let result = searcher.search(&P::start(), &limits, &stop, &mut |_: &Report| {});
+                (result, Instant::now())
+            });
+            std::thread::sleep(Duration::from_millis(300));
+            let flagged = Instant::now();
+            stop.store(true, Ordering::Relaxed);
+            let (result, returned) = handle.join().unwrap();
+            let latency = returned.duration_since(flagged);
+            assert!(latency < Duration::from_millis(50), "stopped after {latency:?}");
+            assert!(result.best.is_some());
+            assert_eq!(result.stopped, Some(othel::search::control::StopReason::User));
+        });
+    });
+}
+
+#[test]
+fn limits_are_obeyed() {
+    let searcher = Searcher::new(1, 16).unwrap();
+    let pos = othel::rules::Othello::<othel::rules::geometry::Size8>::start();
+    let (result, reports) = search(&searcher, &pos, &Limits::depth(5));
+    assert_eq!(result.depth, 5);
+    assert_eq!(
+        reports.iter().map(|r| r.depth).collect::<Vec<_>>(),
+        [1, 2, 3, 4, 5]
+    );
+    assert!(reports.windows(2).all(|w| w[0].nodes <= w[1].nodes));
+    assert!(
+        reports
+            .iter()
+            .all(|r| r.pv.first() == Some(&r.pv[0]) && !r.pv.is_empty())
+    );
+
+    let limits = Limits {
+        nodes: Some(20_000),
+        ..Limits::default()
+    };
+    let (result, _) = search(&searcher, &pos, &limits);
+    assert!(result.nodes < 20_000 + 5_000, "{} nodes", result.nodes);
+    assert_eq!(
+        result.stopped,
+        Some(othel::search::control::StopReason::Nodes)
+    );
+
+    let limits = Limits {
+        movetime: Some(Duration::from_millis(100)),
+        ..Limits::default()
+    };
+    let started = Instant::now();
+    let (result, _) = search(&searcher, &pos, &limits);
+    assert!(started.elapsed() < Duration::from_millis(150));
+    assert!(result.best.is_some());
+}
+
+#[test]
+fn multipv_scores_the_best_lines_in_order() {
+    let searcher = Searcher::new(1, 16).unwrap();
+    let mut rng = StdRng::seed_from_u64(11);
+    let kind = BoardKind::default();
+    with_position_type!(kind, P => {
+        let mut checked = 0;
+        while checked < 5 {
+            let Some(pos) = random_position::<P>(&mut rng, 9) else { continue };
+            let moves = pos.legal_moves();
+            if moves.len() < 3 {
+                continue;
+            }
+            let limits = Limits { exact: true, multipv: 3, ..Limits::default() };
+            let (_, reports) = search(&searcher, &pos, &limits);
+            let last: Vec<&Report> = reports.iter().filter(|r| r.precision == Precision::Exact).collect();
+            assert_eq!(last.iter().map(|r| r.line).collect::<Vec<_>>(), [1, 2, 3]);
+            let mut exact: Vec<i32> = moves.iter().map(|&m| -minimax(&pos.play(m)) * DISC).collect();
+            exact.sort_unstable_by(|a, b| b.cmp(a));
+            for (r, expected) in last.iter().zip(&exact) {
+                assert_eq!(r.score, *expected, "line {}", r.line);
+                assert_eq!(-minimax(&pos.play(r.pv[0])) * DISC, r.score, "line {}", r.line);
+            }
+            checked += 1;
+        }
+    });
+}
+
+#[test]
+fn forced_moves_and_finished_games_return_at_once() {
+    let searcher = Searcher::new(1, 16).unwrap();
+    let kind = BoardKind::new(Variant::Othello, 4).unwrap();
+    with_position_type!(kind, P => {
+        let must_pass: P = "OOX------------- X".parse::<Setup>().unwrap().to_position().unwrap();
+        let (result, _) = search(&searcher, &must_pass, &Limits::depth(20));
+        assert_eq!(result.best, Some(Move::Pass));
+        let over = must_pass.play(Move::Pass).play("d1".parse().unwrap());
+        let (result, _) = search(&searcher, &over, &Limits::depth(20));
+        assert_eq!(result.best, None);
+        assert_eq!(result.precision, Precision::Exact);
+    });
+}
+
+#[test]
+fn lehto_search_considers_the_swap() {
+    let searcher = Searcher::new(1, 16).unwrap();
+    let kind = BoardKind::new(Variant::Lehto, 5).unwrap();
+    with_position_type!(kind, P => {
+        let after_first = P::start().play("c3".parse().unwrap());
+        let (result, reports) = search(&searcher, &after_first, &Limits::depth(3));
+        assert!(result.best.is_some());
+        assert!(!reports.is_empty());
+        // Exactly solved small Lehto positions give the same score as minimax, swap included.
+        let mut rng = StdRng::seed_from_u64(5);
+        let pos = random_position::<P>(&mut rng, 6).unwrap();
+        let (result, _) = search(&searcher, &pos, &exact());
+        assert_eq!(result.score, minimax(&pos) * DISC);
+    });
+}
