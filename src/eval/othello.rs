@@ -133,11 +133,13 @@ impl<G: OthelloGeometry> Evaluate for Othello<G> {
     fn order_key(&self) -> i32 {
         // After the move the opponent is to move: few replies for it and corners for the mover are
         // good (fastest-first with corner knowledge).
-        let replies = self.placements().count() as i32;
+        let replies = self.placements();
         let cs = corner_squares::<G>();
         let corners = cs.corner.iter().fold(G::Bits::ZERO, |acc, c| acc | *c);
         let mover_corners = (self.opponent() & corners).count() as i32;
-        let reply_corners = (self.placements() & corners).count() as i32;
-        -16 * replies + 24 * mover_corners - 24 * reply_corners
+        let reply_corners = (replies & corners).count() as i32;
+        // Empty squares next to the mover's discs: the opponent's moves to come.
+        let potential = (neighbours::<G>(self.opponent()) & self.empties()).count() as i32;
+        -16 * replies.count() as i32 + 24 * mover_corners - 24 * reply_corners - 4 * potential
     }
 }

@@ -20,7 +20,7 @@ const MIDGAME_SPLIT_DEPTH: i32 = 4;
 /// Endgame nodes with at least this many empty squares are split between threads.
 const ENDGAME_SPLIT_EMPTIES: u32 = 13;
 /// Endgame nodes with fewer empty squares skip the table and the sorting.
-const ENDGAME_SHALLOW: u32 = 6;
+const ENDGAME_SHALLOW: u32 = 7;
 
 /// Which search a node belongs to: the window's unit and what the children are searched with.
 #[derive(Clone, Copy)]
@@ -223,6 +223,11 @@ pub fn endgame<P: Evaluate>(w: &mut Worker, pos: &P, alpha: i32, beta: i32) -> i
         }
     }
     let kids = ordered_children(pos, hash_move);
+    if empties >= ENDGAME_ETC_EMPTIES
+        && let Some(score) = enhanced_transposition_cutoff(w, &kids, beta)
+    {
+        return score;
+    }
     if kids.is_empty() {
         return if pos.must_pass() {
             -endgame(w, &pos.play_pass_unchecked(), -beta, -alpha)
@@ -244,7 +249,37 @@ pub fn endgame<P: Evaluate>(w: &mut Worker, pos: &P, alpha: i32, beta: i32) -> i
     score
 }
 
-/// The last few empty squares: no table, no sorting, moves tried in square order.
+/// Endgame nodes with at least this many empty squares look up their children before searching.
+const ENDGAME_ETC_EMPTIES: u32 = 10;
+
+/// Enhanced transposition cut-off: a child whose stored exact-to-the-end score is at most -beta
+/// already proves the node worth at least beta, before any child is searched.
+fn enhanced_transposition_cutoff<P: Position>(
+    w: &Worker,
+    kids: &[Child<P>],
+    beta: i32,
+) -> Option<i32> {
+    for kid in kids {
+        if let Some(entry) = w.shared.tt.probe(kid.pos.key())
+            && entry.depth == DEPTH_END
+            && entry.bound != Bound::Lower
+            && -entry.score / DISC >= beta
+        {
+            return Some(-entry.score / DISC);
+        }
+    }
+    None
+}
+
+/// Which quadrant of the board a square is in (0–3).
+#[inline(always)]
+fn quadrant(index: usize, size: usize) -> u32 {
+    let (row, col) = (index / size, index % size);
+    ((row >= size / 2) as u32) << 1 | (col >= size / 2) as u32
+}
+
+/// The last few empty squares: no table; moves in quadrants with an odd number of empty squares
+/// first (parity: the player who moves last in a region tends to gain there).
 fn endgame_shallow<P: Position>(w: &mut Worker, pos: &P, alpha: i32, beta: i32) -> i32 {
     let placements = pos.placements();
     if placements.is_empty() && !pos.can_swap() {
@@ -256,21 +291,32 @@ fn endgame_shallow<P: Position>(w: &mut Worker, pos: &P, alpha: i32, beta: i32) 
     }
     let mut alpha = alpha;
     let mut best = -INFINITY;
-    let empties = pos.empty_count();
-    for index in placements.squares() {
-        let child = pos.play_index_unchecked(index);
-        w.count_node();
-        let score = if empties == 1 {
-            -child.final_score()
-        } else {
-            -endgame_shallow(w, &child, -beta, -alpha)
-        };
-        if score > best {
-            best = score;
-            if score > alpha {
-                alpha = score;
-                if alpha >= beta {
-                    break;
+    let empties = pos.empties();
+    let size = pos.size();
+    let mut odd_quadrants = 0u32;
+    for sq in empties.squares() {
+        odd_quadrants ^= 1 << quadrant(sq, size);
+    }
+    let last = empties.count() == 1;
+    'passes: for odd_pass in [true, false] {
+        for index in placements.squares() {
+            if (odd_quadrants >> quadrant(index, size) & 1 == 1) != odd_pass {
+                continue;
+            }
+            let child = pos.play_index_unchecked(index);
+            w.count_node();
+            let score = if last {
+                -child.final_score()
+            } else {
+                -endgame_shallow(w, &child, -beta, -alpha)
+            };
+            if score > best {
+                best = score;
+                if score > alpha {
+                    alpha = score;
+                    if alpha >= beta {
+                        break 'passes;
+                    }
                 }
             }
         }

@@ -152,11 +152,11 @@ impl TranspositionTable {
         for slot in bucket {
             let data = slot.data.load(Relaxed);
             if slot.check.load(Relaxed) ^ data == key {
-                // Keep a deeper result of the same search unless this one is exact.
+                // Keep a deeper result of the same search, and a result searched to the end over
+                // any depth-limited one.
                 if let Some((old, old_gen)) = Entry::unpack(data)
-                    && old_gen == generation
                     && old.depth > entry.depth
-                    && entry.bound != Bound::Exact
+                    && (old_gen == generation || old.depth == DEPTH_END)
                 {
                     return;
                 }
