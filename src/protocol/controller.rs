@@ -115,7 +115,7 @@ impl Controller {
                 if busy =>
             {
                 self.error(format!(
-                    "a search is running; send stop first: {}",
+                    "a search or perft is running (wait for its result, or send stop): {}",
                     quote(line)
                 ))
             }
@@ -146,10 +146,7 @@ impl Controller {
             }
             Command::Go(params) => self.go(&params),
             Command::Eval => self.eval(),
-            Command::Perft(depth) => {
-                let report = self.session.perft(depth, self.options.threads);
-                self.out.line(report);
-            }
+            Command::Perft(depth) => self.perft(depth),
         }
         Flow::Continue
     }
@@ -326,41 +323,58 @@ impl Controller {
             self.out.line("bestmove none");
             return;
         }
-        self.finish_search();
-        self.stop.store(false, Relaxed);
         let limits = self.limits(params);
         let session = self.session.boxed_clone();
         let searcher = Arc::clone(&self.searcher);
         let stop = Arc::clone(&self.stop);
+        self.start_job("othel-go", move |out| {
+            let multipv = limits.multipv > 1;
+            let report_out = Arc::clone(out);
+            let mut on_report = move |r: &Report| {
+                if multipv {
+                    report_out.line(format!("info multipv {} {r}", r.line));
+                } else {
+                    report_out.line(format!("info {r}"));
+                }
+            };
+            let result = session.search(&searcher, &limits, &stop, &mut on_report);
+            match (result.best, result.ponder) {
+                (None, _) => "bestmove none".to_string(),
+                (Some(best), Some(ponder)) => format!("bestmove {best} ponder {ponder}"),
+                (Some(best), None) => format!("bestmove {best}"),
+            }
+        });
+    }
+
+    fn perft(&mut self, depth: u32) {
+        let session = self.session.boxed_clone();
+        let threads = self.options.threads;
+        self.start_job("othel-perft", move |_| {
+            session.perft(depth, threads).to_string()
+        });
+    }
+
+    /// Runs `job` (a search or a perft) on a thread of its own: it may print lines as it goes and
+    /// returns its last line, printed once the controller counts it as finished. Meanwhile the
+    /// controller goes on answering.
+    fn start_job(&mut self, name: &str, job: impl FnOnce(&Arc<Output>) -> String + Send + 'static) {
+        self.finish_search();
+        self.stop.store(false, Relaxed);
         let out = Arc::clone(&self.out);
         let searching = Arc::clone(&self.searching);
         searching.store(true, Relaxed);
         let spawned = std::thread::Builder::new()
-            .name("othel-go".into())
+            .name(name.into())
             .spawn(move || {
-                let multipv = limits.multipv > 1;
-                let report_out = Arc::clone(&out);
-                let mut on_report = move |r: &Report| {
-                    if multipv {
-                        report_out.line(format!("info multipv {} {r}", r.line));
-                    } else {
-                        report_out.line(format!("info {r}"));
-                    }
-                };
-                let result = session.search(&searcher, &limits, &stop, &mut on_report);
-                let reply = match (result.best, result.ponder) {
-                    (None, _) => "bestmove none".to_string(),
-                    (Some(best), Some(ponder)) => format!("bestmove {best} ponder {ponder}"),
-                    (Some(best), None) => format!("bestmove {best}"),
-                };
+                let last = job(&out);
                 searching.store(false, Relaxed);
-                out.line(reply);
+                out.line(last);
             });
         match spawned {
             Ok(handle) => self.search = Some(handle),
             Err(e) => {
                 self.searching.store(false, Relaxed);
-                self.error(format!("cannot start the search: {e}"))
+                self.error(format!("cannot start a thread: {e}"))
             }
         }
     }
