@@ -138,9 +138,11 @@ impl<'s, 'a> Worker<'s, 'a> {
 }
 
 impl Drop for Worker<'_, '_> {
+    /// Workers of split points are short-lived: each hands in its count, and checks the limits,
+    /// when it ends.
     fn drop(&mut self) {
         if self.unflushed > 0 {
-            self.shared.nodes.fetch_add(self.unflushed, Relaxed);
+            self.flush();
         }
     }
 }
