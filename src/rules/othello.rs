@@ -230,6 +230,30 @@ impl<G: OthelloGeometry> Position for Othello<G> {
             std::cmp::Ordering::Equal => 0,
         }
     }
+    /// Counts the flips instead of making the moves: the last empty square is the hottest spot of
+    /// an endgame solve.
+    #[inline]
+    fn score_last_empty(&self, index: usize) -> i32 {
+        let squares = G::SQUARES as i32;
+        let mine = self.player.count() as i32;
+        let flips = G::flips(self.player, self.opponent, index).count() as i32;
+        if flips > 0 {
+            // Placed: mine + flips + 1 of the full board.
+            return 2 * (mine + flips + 1) - squares;
+        }
+        let theirs_flips = G::flips(self.opponent, self.player, index).count() as i32;
+        if theirs_flips > 0 {
+            return 2 * (mine - theirs_flips) - squares;
+        }
+        // Nobody can fill it: the empty square goes to the winner.
+        let diff = 2 * mine - (squares - 1);
+        match diff.cmp(&0) {
+            std::cmp::Ordering::Greater => diff + 1,
+            std::cmp::Ordering::Less => diff - 1,
+            std::cmp::Ordering::Equal => 0,
+        }
+    }
+
     fn placement_error(&self, index: usize) -> IllegalReason {
         if (self.player | self.opponent).has(index) {
             IllegalReason::Occupied

@@ -112,6 +112,21 @@ pub trait Position: Copy + Eq + Hash + Debug + Send + Sync + 'static {
     /// Why `index` is not a legal placement, when it is not (the index is on the board).
     fn placement_error(&self, index: usize) -> IllegalReason;
 
+    /// The final score, from the view of the player to move, of a position whose only empty
+    /// square is `index`: the player places there if it can, else the opponent, else nobody.
+    fn score_last_empty(&self, index: usize) -> i32 {
+        if self.placements().has(index) {
+            -self.play_index_unchecked(index).final_score()
+        } else if self.must_pass() {
+            // The opponent fills the square; then it is this player's turn on a full board.
+            self.play_pass_unchecked()
+                .play_index_unchecked(index)
+                .final_score()
+        } else {
+            self.final_score()
+        }
+    }
+
     /// The side of the board.
     fn size(&self) -> usize {
         Self::Geometry::SIZE

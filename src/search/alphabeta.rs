@@ -281,6 +281,10 @@ fn quadrant(index: usize, size: usize) -> u32 {
 /// The last few empty squares: no table; moves in quadrants with an odd number of empty squares
 /// first (parity: the player who moves last in a region tends to gain there).
 fn endgame_shallow<P: Position>(w: &mut Worker, pos: &P, alpha: i32, beta: i32) -> i32 {
+    let empties = pos.empties();
+    if empties.count() == 1 && !pos.can_swap() {
+        return pos.score_last_empty(empties.lowest());
+    }
     let placements = pos.placements();
     if placements.is_empty() && !pos.can_swap() {
         if pos.must_pass() {
@@ -291,13 +295,12 @@ fn endgame_shallow<P: Position>(w: &mut Worker, pos: &P, alpha: i32, beta: i32) 
     }
     let mut alpha = alpha;
     let mut best = -INFINITY;
-    let empties = pos.empties();
     let size = pos.size();
     let mut odd_quadrants = 0u32;
     for sq in empties.squares() {
         odd_quadrants ^= 1 << quadrant(sq, size);
     }
-    let last = empties.count() == 1;
+    let last = empties.count() == 2;
     'passes: for odd_pass in [true, false] {
         for index in placements.squares() {
             if (odd_quadrants >> quadrant(index, size) & 1 == 1) != odd_pass {
@@ -306,7 +309,8 @@ fn endgame_shallow<P: Position>(w: &mut Worker, pos: &P, alpha: i32, beta: i32) 
             let child = pos.play_index_unchecked(index);
             w.count_node();
             let score = if last {
-                -child.final_score()
+                w.count_node();
+                -child.score_last_empty((empties & !P::Bits::bit(index)).lowest())
             } else {
                 -endgame_shallow(w, &child, -beta, -alpha)
             };
