@@ -59,3 +59,48 @@ fn many_8x8_games_agree_with_the_reference() {
     let kind = BoardKind::default();
     with_position_type!(kind, P => play_random_games::<P>(1000, 8));
 }
+
+/// Stable discs, as the solver's cut-off counts them, never flip for the rest of a game.
+fn stable_discs_never_flip<G: othel::rules::othello::OthelloGeometry>(games: usize) {
+    use othel::rules::Bits;
+    use othel::rules::othello::stable_discs;
+    let mut rng = StdRng::seed_from_u64(77);
+    for _ in 0..games {
+        let mut line = vec![othel::rules::Othello::<G>::start()];
+        while !line.last().unwrap().is_game_over() {
+            let moves = line.last().unwrap().legal_moves();
+            let next = line
+                .last()
+                .unwrap()
+                .play(moves[rng.random_range(0..moves.len())]);
+            line.push(next);
+        }
+        for (i, pos) in line.iter().enumerate() {
+            let occupied = pos.player() | pos.opponent();
+            let black = stable_discs::<G>(pos.black(), occupied);
+            let white = stable_discs::<G>(pos.white(), occupied);
+            assert!((black & !pos.black()).is_empty() && (white & !pos.white()).is_empty());
+            for later in &line[i..] {
+                assert_eq!(later.black() & black, black, "a stable black disc flipped");
+                assert_eq!(later.white() & white, white, "a stable white disc flipped");
+            }
+            if pos.is_game_over() && pos.empties().is_empty() {
+                assert_eq!(
+                    black | white,
+                    occupied,
+                    "on a full board every disc is stable"
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn stable_discs_never_flip_on_any_othello_size() {
+    use othel::rules::geometry::*;
+    stable_discs_never_flip::<Size4>(200);
+    stable_discs_never_flip::<Size6>(100);
+    stable_discs_never_flip::<Size8>(100);
+    stable_discs_never_flip::<Size10>(20);
+    stable_discs_never_flip::<Size16>(3);
+}

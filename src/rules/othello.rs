@@ -123,6 +123,63 @@ impl OthelloGeometry for Size8 {
     }
 }
 
+/// Squares (of `occupied`) whose line in the direction `step` holds no empty square. Squares of
+/// `up_from` may step by `+step`, squares of `down_from` by `-step` (the others would wrap round to
+/// the next row).
+#[inline(always)]
+fn full_lines<G: Geometry>(
+    occupied: G::Bits,
+    step: i32,
+    up_from: G::Bits,
+    down_from: G::Bits,
+) -> G::Bits {
+    let empty = G::ALL & !occupied;
+    // Spread every empty square along its line both ways; what it never reaches is full.
+    let mut reach = empty;
+    for _ in 1..G::SIZE {
+        reach |= (shift(reach & up_from, step) | shift(reach & down_from, -step)) & G::ALL;
+    }
+    occupied & !reach
+}
+
+/// The discs of `discs` that can never flip: in each of the four directions the line is full, or
+/// a neighbour along it is the edge or a stable disc of the same colour (grown to a fixpoint from
+/// nothing, so the result is a lower bound of the truly stable discs).
+pub fn stable_discs<G: Geometry>(discs: G::Bits, occupied: G::Bits) -> G::Bits {
+    let n = G::SIZE as i32;
+    let first_col = super::geometry::first_column::<G>();
+    let last_col = super::geometry::last_column::<G>();
+    let top = G::ALL & !G::ALL.shl(G::SIZE as u32);
+    let bottom = G::ALL & !G::ALL.shr(G::SIZE as u32);
+    let (not_first, not_last) = (G::ALL & !first_col, G::ALL & !last_col);
+    let full_h = full_lines::<G>(occupied, 1, not_last, not_first);
+    let full_v = full_lines::<G>(occupied, n, G::ALL, G::ALL);
+    let full_d1 = full_lines::<G>(occupied, n + 1, not_last, not_first);
+    let full_d2 = full_lines::<G>(occupied, n - 1, not_first, not_last);
+    let mut stable = G::Bits::ZERO;
+    loop {
+        // A neighbour along the direction is stable, or the square is at that edge.
+        let west = (stable & !last_col).shl(1) | first_col;
+        let east = (stable & !first_col).shr(1) | last_col;
+        let north = stable.shl(n as u32) | top;
+        let south = stable.shr(n as u32) | bottom;
+        let north_west = (stable & !last_col).shl(n as u32 + 1) | top | first_col;
+        let south_east = (stable & !first_col).shr(n as u32 + 1) | bottom | last_col;
+        let north_east = (stable & !first_col).shl(n as u32 - 1) | top | last_col;
+        let south_west = (stable & !last_col).shr(n as u32 - 1) | bottom | first_col;
+        let next = discs
+            & (full_h | west | east)
+            & (full_v | north | south)
+            & (full_d1 | north_west | south_east)
+            & (full_d2 | north_east | south_west);
+        let next = next | stable;
+        if next == stable {
+            return stable;
+        }
+        stable = next;
+    }
+}
+
 /// An Othello position on the board `G`.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
 pub struct Othello<G: OthelloGeometry> {
@@ -230,6 +287,11 @@ impl<G: OthelloGeometry> Position for Othello<G> {
             std::cmp::Ordering::Equal => 0,
         }
     }
+    fn opponent_stable_discs(&self) -> Option<u32> {
+        let occupied = self.player | self.opponent;
+        Some(stable_discs::<G>(self.opponent, occupied).count())
+    }
+
     /// Counts the flips instead of making the moves: the last empty square is the hottest spot of
     /// an endgame solve.
     #[inline]

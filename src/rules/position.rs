@@ -127,6 +127,12 @@ pub trait Position: Copy + Eq + Hash + Debug + Send + Sync + 'static {
         }
     }
 
+    /// How many of the opponent's discs can never flip, when the variant can tell cheaply
+    /// (Othello); the player to move can then score at most squares − 2 × that.
+    fn opponent_stable_discs(&self) -> Option<u32> {
+        None
+    }
+
     /// The side of the board.
     fn size(&self) -> usize {
         Self::Geometry::SIZE

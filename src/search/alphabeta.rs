@@ -208,6 +208,9 @@ pub fn endgame<P: Evaluate>(w: &mut Worker, pos: &P, alpha: i32, beta: i32) -> i
     if empties <= ENDGAME_SHALLOW {
         return endgame_shallow(w, pos, alpha, beta);
     }
+    if let Some(bound) = stability_cutoff(pos, empties, alpha) {
+        return bound;
+    }
     let key = pos.key();
     let mut hash_move = NO_MOVE;
     if let Some(entry) = w.shared.tt.probe(key) {
@@ -271,6 +274,19 @@ fn enhanced_transposition_cutoff<P: Position>(
     None
 }
 
+/// The stability cut-off: when the opponent's stable discs leave the player at most `alpha`, the
+/// node fails low without a search. Counting them costs, so only when alpha is high for the
+/// number of empty squares (about where Edax tries it).
+#[inline]
+fn stability_cutoff<P: Position>(pos: &P, empties: u32, alpha: i32) -> Option<i32> {
+    if alpha < 2 * empties as i32 + 4 {
+        return None;
+    }
+    let squares = (pos.size() * pos.size()) as i32;
+    let bound = squares - 2 * pos.opponent_stable_discs()? as i32;
+    (bound <= alpha).then_some(bound)
+}
+
 /// Which quadrant of the board a square is in (0–3).
 #[inline(always)]
 fn quadrant(index: usize, size: usize) -> u32 {
@@ -284,6 +300,11 @@ fn endgame_shallow<P: Position>(w: &mut Worker, pos: &P, alpha: i32, beta: i32) 
     let empties = pos.empties();
     if empties.count() == 1 && !pos.can_swap() {
         return pos.score_last_empty(empties.lowest());
+    }
+    if empties.count() >= 4
+        && let Some(bound) = stability_cutoff(pos, empties.count(), alpha)
+    {
+        return bound;
     }
     let placements = pos.placements();
     if placements.is_empty() && !pos.can_swap() {
