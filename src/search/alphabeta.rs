@@ -225,6 +225,12 @@ pub fn endgame<P: Evaluate>(w: &mut Worker, pos: &P, alpha: i32, beta: i32) -> i
             }
         }
     }
+    if hash_move == NO_MOVE && empties >= ENDGAME_IID_EMPTIES {
+        // Internal iterative deepening: a shallow midgame search finds a move to try first.
+        let depth = (empties as i32 - ENDGAME_IID_EMPTIES as i32) / 2 + 2;
+        midgame(w, pos, depth, -INFINITY, INFINITY);
+        hash_move = w.shared.tt.probe(key).map_or(NO_MOVE, |e| e.best);
+    }
     let kids = ordered_children(pos, hash_move);
     if empties >= ENDGAME_ETC_EMPTIES
         && let Some(score) = enhanced_transposition_cutoff(w, &kids, beta)
@@ -251,6 +257,9 @@ pub fn endgame<P: Evaluate>(w: &mut Worker, pos: &P, alpha: i32, beta: i32) -> i
     }
     score
 }
+
+/// Endgame nodes with at least this many empty squares and no hash move search for one first.
+const ENDGAME_IID_EMPTIES: u32 = 17;
 
 /// Endgame nodes with at least this many empty squares look up their children before searching.
 const ENDGAME_ETC_EMPTIES: u32 = 10;
