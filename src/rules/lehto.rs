@@ -18,7 +18,7 @@ use super::bits::Bits;
 use super::geometry::{
     Geometry, Size5, Size7, Size9, Size11, Size13, Size15, Size17, Size19, coords,
 };
-use super::position::{BadDiscs, IllegalReason, Position};
+use super::position::{BadDiscs, IllegalReason, Position, side_relative};
 use super::variant::{Color, Variant};
 
 /// The sizes Lehto is played on.
@@ -164,13 +164,7 @@ impl<G: LehtoGeometry> Position for Lehto<G> {
     /// A board with a single stone, of the colour not to move, is taken as the position right after
     /// the first move, where `swap` is allowed (a board string cannot tell whether a swap was made).
     fn from_discs(black: G::Bits, white: G::Bits, to_move: Color) -> Result<Self, BadDiscs> {
-        if !(black & white).is_empty() || !((black | white) & !G::ALL).is_empty() {
-            return Err(BadDiscs);
-        }
-        let (player, opponent) = match to_move {
-            Color::Black => (black, white),
-            Color::White => (white, black),
-        };
+        let (player, opponent) = side_relative::<G>(black, white, to_move)?;
         Ok(Lehto {
             player,
             opponent,

@@ -8,7 +8,7 @@
 use super::bits::Bits;
 use super::geometry::{Geometry, Size4, Size6, Size8, Size10, Size12, Size14, Size16, coords};
 use super::kernel8;
-use super::position::{BadDiscs, IllegalReason, Position};
+use super::position::{BadDiscs, IllegalReason, Position, side_relative};
 use super::variant::{Color, Variant};
 
 /// A board size Othello is played on, with its move generator and flip kernel.
@@ -229,13 +229,7 @@ impl<G: OthelloGeometry> Position for Othello<G> {
     }
 
     fn from_discs(black: G::Bits, white: G::Bits, to_move: Color) -> Result<Self, BadDiscs> {
-        if !(black & white).is_empty() || !((black | white) & !G::ALL).is_empty() {
-            return Err(BadDiscs);
-        }
-        let (player, opponent) = match to_move {
-            Color::Black => (black, white),
-            Color::White => (white, black),
-        };
+        let (player, opponent) = side_relative::<G>(black, white, to_move)?;
         Ok(Othello {
             player,
             opponent,

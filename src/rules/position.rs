@@ -63,6 +63,21 @@ impl fmt::Display for BadDiscs {
 
 impl std::error::Error for BadDiscs {}
 
+/// Checks discs for board `G` and orders them side-relative: (player to move, opponent).
+pub fn side_relative<G: Geometry>(
+    black: G::Bits,
+    white: G::Bits,
+    to_move: Color,
+) -> Result<(G::Bits, G::Bits), BadDiscs> {
+    if !(black & white).is_empty() || !((black | white) & !G::ALL).is_empty() {
+        return Err(BadDiscs);
+    }
+    Ok(match to_move {
+        Color::Black => (black, white),
+        Color::White => (white, black),
+    })
+}
+
 /// A position of one variant on one board size: the discs, stored side-relative (the player to move
 /// and the opponent), and the colour to move.
 pub trait Position: Copy + Eq + Hash + Debug + Send + Sync + 'static {
