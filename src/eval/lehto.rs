@@ -1,9 +1,9 @@
 //! The baseline Lehto evaluation: material, and the palindromes each side could make next (the
-//! captures waiting on the empty squares next to stones).
+//! first-wave captures waiting on the empty squares next to stones).
 
 use super::{DISC, Evaluate, Term};
 use crate::rules::geometry::neighbours;
-use crate::rules::lehto::{Lehto, LehtoGeometry, lehto_flips};
+use crate::rules::lehto::{Lehto, LehtoGeometry, first_wave};
 use crate::rules::{Bits, Position};
 
 impl<G: LehtoGeometry> Evaluate for Lehto<G> {
@@ -15,8 +15,9 @@ impl<G: LehtoGeometry> Evaluate for Lehto<G> {
         let frontier = neighbours::<G>(me | them) & self.empties();
         let (mut my_best, mut their_best, mut my_threats, mut their_threats) = (0, 0, 0, 0);
         for sq in frontier.squares() {
-            let mine = lehto_flips::<G>(me, them, sq).count() as i32;
-            let theirs = lehto_flips::<G>(them, me, sq).count() as i32;
+            // The first wave only: the cascades would cost more than they tell at a leaf.
+            let mine = first_wave::<G>(me, them, sq).count() as i32;
+            let theirs = first_wave::<G>(them, me, sq).count() as i32;
             my_best = my_best.max(mine);
             their_best = their_best.max(theirs);
             my_threats += (mine > 0) as i32;
