@@ -10,14 +10,19 @@ fn othel() -> Command {
     Command::new(env!("CARGO_BIN_EXE_othel"))
 }
 
-/// Runs a whole script through a pipe and returns the output lines.
-fn run_script(script: &str) -> Vec<String> {
-    let mut child = othel()
+/// The engine with stdin and stdout piped, stderr dropped.
+fn spawn_piped() -> Child {
+    othel()
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::null())
         .spawn()
-        .expect("the engine starts");
+        .expect("the engine starts")
+}
+
+/// Runs a whole script through a pipe and returns the output lines.
+fn run_script(script: &str) -> Vec<String> {
+    let mut child = spawn_piped();
     child
         .stdin
         .take()
@@ -89,12 +94,7 @@ struct Engine {
 
 impl Engine {
     fn start() -> Engine {
-        let mut child = othel()
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn()
-            .expect("the engine starts");
+        let mut child = spawn_piped();
         let stdin = child.stdin.take().expect("stdin");
         let stdout: ChildStdout = child.stdout.take().expect("stdout");
         let (sender, lines) = mpsc::channel();
@@ -275,12 +275,7 @@ fn bad_input_gets_one_error_line_each_and_the_engine_goes_on() {
 
 #[test]
 fn invalid_utf8_is_an_error_line() {
-    let mut child = othel()
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .unwrap();
+    let mut child = spawn_piped();
     child
         .stdin
         .take()
