@@ -131,6 +131,17 @@ mod avx2 {
         unsafe { _mm256_set_epi64x(inner, inner, o as i64, inner) }
     }
 
+    /// The four 64-bit lanes ORed together.
+    #[inline(always)]
+    fn or_lanes(v: __m256i) -> u64 {
+        // SAFETY: AVX2 is enabled for this build; register-only intrinsics.
+        unsafe {
+            let pair = _mm_or_si128(_mm256_castsi256_si128(v), _mm256_extracti128_si256::<1>(v));
+            let folded = _mm_or_si128(pair, _mm_unpackhi_epi64(pair, pair));
+            _mm_cvtsi128_si64(folded) as u64
+        }
+    }
+
     #[inline(always)]
     pub fn moves(p: u64, o: u64) -> u64 {
         // SAFETY: AVX2 is enabled for this build; every intrinsic works on registers only.
@@ -171,12 +182,7 @@ mod avx2 {
                 _mm256_sllv_epi64(up, shifts),
                 _mm256_srlv_epi64(down, shifts),
             );
-            let pair = _mm_or_si128(
-                _mm256_castsi256_si128(all),
-                _mm256_extracti128_si256::<1>(all),
-            );
-            let folded = _mm_or_si128(pair, _mm_unpackhi_epi64(pair, pair));
-            (_mm_cvtsi128_si64(folded) as u64) & !(p | o)
+            or_lanes(all) & !(p | o)
         }
     }
 
@@ -220,12 +226,7 @@ mod avx2 {
             let flips_down = _mm256_and_si256(above, ray_down);
 
             let all = _mm256_or_si256(flips_up, flips_down);
-            let pair = _mm_or_si128(
-                _mm256_castsi256_si128(all),
-                _mm256_extracti128_si256::<1>(all),
-            );
-            let folded = _mm_or_si128(pair, _mm_unpackhi_epi64(pair, pair));
-            _mm_cvtsi128_si64(folded) as u64
+            or_lanes(all)
         }
     }
 }

@@ -21,15 +21,6 @@ pub fn decode(code: u16, size: usize) -> Option<Move> {
     }
 }
 
-/// The code of a move on a board of side `size`.
-pub fn encode(mv: Move, size: usize) -> u16 {
-    match mv {
-        Move::Pass => PASS,
-        Move::Swap => SWAP,
-        Move::Place(sq) => sq.index(size).map_or(NO_MOVE, |i| i as u16),
-    }
-}
-
 /// A child of a node: the position after the move, the move's code and its ordering key.
 #[derive(Clone, Copy, Debug)]
 pub struct Child<P> {
