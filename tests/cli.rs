@@ -49,6 +49,13 @@ fn perft_takes_variant_size_board_and_threads() {
         "{}",
         stdout(&out)
     );
+    // A board string may begin with an empty square's '-'.
+    let out = othel(&["perft", "--board", "-OX------------- X", "1"]);
+    assert!(
+        stdout(&out).starts_with("perft 1 nodes 1 "),
+        "{}",
+        stdout(&out)
+    );
     let out = othel(&["perft", "--size", "6", "5"]);
     assert!(
         stdout(&out).starts_with("perft 5 nodes 1364 "),

@@ -123,7 +123,7 @@ pub struct PositionArgs {
     pub size: Option<usize>,
     /// A board string: the squares from a1 row by row (X black, O white, - empty), a space, the
     /// colour to move.
-    #[arg(long)]
+    #[arg(long, allow_hyphen_values = true)]
     pub board: Option<String>,
 }
 

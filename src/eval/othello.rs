@@ -67,6 +67,22 @@ fn edge_stable<G: Geometry>(discs: G::Bits) -> u32 {
 
 impl<G: OthelloGeometry> Evaluate for Othello<G> {
     fn terms(&self) -> Vec<Term> {
+        self.term_array().to_vec()
+    }
+
+    fn evaluate(&self) -> i32 {
+        self.term_array().iter().map(|t| t.value).sum()
+    }
+
+    fn order_key(&self) -> i32 {
+        self.move_order_key()
+    }
+}
+
+impl<G: OthelloGeometry> Othello<G> {
+    /// The terms, without allocating (the search evaluates every leaf).
+    #[inline]
+    fn term_array(&self) -> [Term; 8] {
         let squares = G::SQUARES as i32;
         let me = self.player();
         let them = self.opponent();
@@ -93,7 +109,7 @@ impl<G: OthelloGeometry> Evaluate for Othello<G> {
         // The player to move on an odd number of empties expects the last move.
         let parity = if empties % 2 == 1 { 1 } else { -1 };
 
-        vec![
+        [
             Term {
                 name: "mobility",
                 value: mobility * w(9, 4) * DISC / 10,
@@ -130,7 +146,7 @@ impl<G: OthelloGeometry> Evaluate for Othello<G> {
     }
 
     #[inline]
-    fn order_key(&self) -> i32 {
+    fn move_order_key(&self) -> i32 {
         // After the move the opponent is to move: few replies for it and corners for the mover are
         // good (fastest-first with corner knowledge).
         let replies = self.placements();

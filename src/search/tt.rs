@@ -33,16 +33,31 @@ pub struct Entry {
     pub bound: Bound,
     /// The best move found, encoded by the search (`u16::MAX` for none).
     pub best: u16,
+    /// The empty squares of the position (what a result to the end cost, for replacement).
+    pub empties: u8,
 }
 
+/// Scores are stored in 24 bits (centi-discs, far beyond any final score).
+const SCORE_MASK: u64 = (1 << 24) - 1;
+
 impl Entry {
+    /// How much search the entry stands for: its depth, or its empties when solved to the end.
+    fn work(&self) -> i32 {
+        if self.depth == DEPTH_END {
+            self.empties as i32
+        } else {
+            self.depth as i32
+        }
+    }
+
     fn pack(self, generation: u8) -> u64 {
         let bound = match self.bound {
             Bound::Lower => 1u64,
             Bound::Upper => 2,
             Bound::Exact => 3,
         };
-        (self.score as u32 as u64)
+        (self.score as u32 as u64 & SCORE_MASK)
+            | (self.empties as u64) << 24
             | (self.depth as u64) << 32
             | bound << 40
             | ((generation & 0x3f) as u64) << 42
@@ -57,7 +72,9 @@ impl Entry {
             _ => return None,
         };
         let entry = Entry {
-            score: data as u32 as i32,
+            // Sign-extend the 24-bit score.
+            score: ((data as u32) << 8) as i32 >> 8,
+            empties: (data >> 24) as u8,
             depth: (data >> 32) as u8,
             bound,
             best: (data >> 48) as u16,
@@ -167,7 +184,7 @@ impl TranspositionTable {
                 None => i32::MIN,
                 Some((old, old_gen)) => {
                     let age = (generation.wrapping_sub(old_gen) & 0x3f) as i32;
-                    old.depth as i32 - 8 * age
+                    old.work() - 8 * age
                 }
             };
             if value < victim_value {
@@ -194,6 +211,7 @@ mod tests {
             depth: 12,
             bound: Bound::Upper,
             best: 37,
+            empties: 20,
         };
         tt.store(0xdead_beef, entry);
         assert_eq!(tt.probe(0xdead_beef), Some(entry));
@@ -212,6 +230,7 @@ mod tests {
                 depth: (10 + i) as u8,
                 bound: Bound::Exact,
                 best: u16::MAX,
+                empties: 30,
             };
             tt.store(7 + i * stride, entry);
         }
