@@ -11,9 +11,10 @@ lines = doc.read_text().split("\n")
 out, i = [], 0
 while i < len(lines):
     out.append(lines[i])
-    if lines[i].strip() != "```session":
+    if not lines[i].strip().startswith("```session"):
         i += 1
         continue
+    args = lines[i].strip()[len("```session"):].split()
     i += 1
     block = []
     while lines[i].strip() != "```":
@@ -24,7 +25,7 @@ while i < len(lines):
     # commands one prefix at a time and attribute the new lines to the last command.
     replies_so_far = []
     for n in range(1, len(commands) + 1):
-        result = subprocess.run([str(binary)], input="\n".join(commands[:n]) + "\n",
+        result = subprocess.run([str(binary)] + args, input="\n".join(commands[:n]) + "\n",
                                 capture_output=True, text=True, timeout=600)
         got = result.stdout.splitlines()
         out.append("> " + commands[n - 1])

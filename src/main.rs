@@ -7,8 +7,9 @@ use std::process::ExitCode;
 fn main() -> ExitCode {
     env_logger::Builder::from_env(env_logger::Env::default().default_filter_or("warn")).init();
     let cli = Cli::parse();
+    let startup = cli.startup();
     let Some(command) = cli.command else {
-        return ExitCode::from(othel::protocol::run() as u8);
+        return ExitCode::from(othel::protocol::run_with(startup) as u8);
     };
     match run(command) {
         Ok(()) => ExitCode::SUCCESS,

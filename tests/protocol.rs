@@ -1,9 +1,11 @@
 //! The engine protocol, through the real binary: the example sessions of protocol.md, whole games
 //! driven move by move, stop and isready during a search, the end of input, bad input.
 
-use std::io::{BufRead, BufReader, Write};
-use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
-use std::sync::mpsc;
+mod common;
+
+use common::engine::Engine;
+use std::io::Write;
+use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
 fn othel() -> Command {
@@ -20,9 +22,16 @@ fn spawn_piped() -> Child {
         .expect("the engine starts")
 }
 
-/// Runs a whole script through a pipe and returns the output lines.
-fn run_script(script: &str) -> Vec<String> {
-    let mut child = spawn_piped();
+/// Runs a whole script through a pipe (the engine started with `args`) and returns the output
+/// lines.
+fn run_script_with(args: &[&str], script: &str) -> Vec<String> {
+    let mut child = othel()
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("the engine starts");
     child
         .stdin
         .take()
@@ -37,8 +46,22 @@ fn run_script(script: &str) -> Vec<String> {
         .collect()
 }
 
-/// Replaces the figures that vary between runs (nodes, time, nps) and the machine's core count.
+/// Runs a whole script through a pipe and returns the output lines.
+fn run_script(script: &str) -> Vec<String> {
+    run_script_with(&[], script)
+}
+
+/// Replaces the figures that vary between runs (nodes, time, nps; NBoard's node stats and move
+/// times) and the machine's core count.
 fn mask(line: &str) -> String {
+    if line.starts_with("nodestats ") {
+        return "nodestats * *".into();
+    }
+    if let Some(played) = line.strip_prefix("=== ")
+        && let Some(cut) = played.rfind('/')
+    {
+        return format!("=== {}/*", &played[..cut]);
+    }
     let mut words: Vec<String> = line.split(' ').map(str::to_string).collect();
     for i in 1..words.len() {
         if ["nodes", "time", "nps"].contains(&words[i - 1].as_str())
@@ -61,9 +84,11 @@ fn every_example_session_of_protocol_md_replays() {
     let mut sessions = 0;
     let mut lines = doc.lines();
     while let Some(line) = lines.next() {
-        if line.trim() != "```session" {
+        // A fence may give the engine's arguments: ```session --threads 1
+        let Some(args) = line.trim().strip_prefix("```session") else {
             continue;
-        }
+        };
+        let args: Vec<&str> = args.split_whitespace().collect();
         let mut script = String::new();
         let mut expected = Vec::new();
         for l in lines.by_ref() {
@@ -78,72 +103,14 @@ fn every_example_session_of_protocol_md_replays() {
                 None => expected.push(mask(l)),
             }
         }
-        let got: Vec<String> = run_script(&script).iter().map(|l| mask(l)).collect();
+        let got: Vec<String> = run_script_with(&args, &script)
+            .iter()
+            .map(|l| mask(l))
+            .collect();
         assert_eq!(got, expected, "session:\n{script}");
         sessions += 1;
     }
     assert!(sessions >= 6, "found {sessions} sessions");
-}
-
-/// An engine process driven line by line.
-struct Engine {
-    child: Child,
-    stdin: ChildStdin,
-    lines: mpsc::Receiver<String>,
-}
-
-impl Engine {
-    fn start() -> Engine {
-        let mut child = spawn_piped();
-        let stdin = child.stdin.take().expect("stdin");
-        let stdout: ChildStdout = child.stdout.take().expect("stdout");
-        let (sender, lines) = mpsc::channel();
-        std::thread::spawn(move || {
-            for line in BufReader::new(stdout).lines() {
-                let Ok(line) = line else { return };
-                if sender.send(line).is_err() {
-                    return;
-                }
-            }
-        });
-        Engine {
-            child,
-            stdin,
-            lines,
-        }
-    }
-
-    fn send(&mut self, command: &str) {
-        writeln!(self.stdin, "{command}").expect("the engine reads");
-    }
-
-    fn expect_line(&self, within: Duration) -> String {
-        self.lines.recv_timeout(within).expect("a reply in time")
-    }
-
-    /// Reads lines until one starts with `prefix`; returns it and the lines before it.
-    fn until(&self, prefix: &str, within: Duration) -> (String, Vec<String>) {
-        let deadline = Instant::now() + within;
-        let mut before = Vec::new();
-        loop {
-            let left = deadline.saturating_duration_since(Instant::now());
-            let line = self
-                .lines
-                .recv_timeout(left)
-                .unwrap_or_else(|_| panic!("no '{prefix}' line in time; got {before:?}"));
-            if line.starts_with(prefix) {
-                return (line, before);
-            }
-            before.push(line);
-        }
-    }
-}
-
-impl Drop for Engine {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
 }
 
 /// Two `go depth 2` sides play a whole game; returns the number of moves played.

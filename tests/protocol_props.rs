@@ -1,12 +1,39 @@
-//! Property tests: no line makes the parser panic, and no sequence of valid and invalid commands
-//! makes the controller panic.
+//! Property tests: no line makes the parsers panic, and no sequence of valid and invalid commands
+//! makes the controller (or the GTP engine) panic.
 
 use othel::protocol::command::parse;
 use othel::protocol::controller::{Controller, Flow};
+use othel::protocol::gtp::GtpEngine;
 use othel::protocol::output::Output;
+use othel::protocol::{gtp, nboard};
+use othel::search::Searcher;
 use proptest::prelude::*;
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
+
+fn gtp_line() -> impl Strategy<Value = String> {
+    let vertex = "[a-tA-T][0-9]{1,2}|pass|PASS";
+    prop_oneof![
+        prop_oneof![
+            Just("protocol_version"),
+            Just("name"),
+            Just("list_commands"),
+            Just("clear_board"),
+            Just("undo"),
+            Just("showboard"),
+            Just("final_score"),
+            Just("gogui-rules_board"),
+            Just("gogui-rules_legal_moves"),
+            Just("gogui-rules_final_result"),
+        ]
+        .prop_map(str::to_string),
+        (0usize..20).prop_map(|n| format!("boardsize {n}")),
+        ("[bwx]", vertex).prop_map(|(c, v)| format!("play {c} {v}")),
+        "[bwx]".prop_map(|c| format!("genmove {c}")),
+        ("[0-9]{1,3}", "-?[0-9]{1,3}").prop_map(|(a, b)| format!("time_settings {a} {b} 0")),
+        "[ -~]{0,60}",
+    ]
+}
 
 fn command_line() -> impl Strategy<Value = String> {
     let square = "[a-t][0-9]{1,2}";
@@ -61,5 +88,29 @@ proptest! {
             }
         }
         controller.finish_search();
+    }
+
+    #[test]
+    fn no_line_makes_the_nboard_or_gtp_parsers_panic(line in "\\PC{0,200}") {
+        let _ = nboard::parse(&line);
+        let _ = gtp::parse_line(&line);
+        let _ = gtp::looks_like_gtp(&line);
+    }
+
+    #[test]
+    fn no_command_sequence_makes_the_gtp_engine_panic(
+        lines in proptest::collection::vec(gtp_line(), 1..30)
+    ) {
+        let searcher = Searcher::new(1, 1).expect("a searcher");
+        let mut engine = GtpEngine::new(searcher, 1);
+        for line in &lines {
+            if let Some(response) = engine.respond(line) {
+                prop_assert!(response.text.ends_with("\n\n"));
+                prop_assert!(!response.text.trim_end().contains("\n\n"));
+                if response.quit {
+                    break;
+                }
+            }
+        }
     }
 }

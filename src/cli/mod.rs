@@ -16,9 +16,43 @@ use std::fmt;
 #[derive(Parser, Debug)]
 #[command(name = "othel", version, about)]
 pub struct Cli {
-    /// What to run.
+    /// What to run; without a subcommand, the engine reads protocol commands from stdin.
     #[command(subcommand)]
     pub command: Option<Command>,
+    /// Speak the NBoard protocol (also chosen when the first line is `nboard N`).
+    #[arg(long, conflicts_with = "gtp")]
+    pub nboard: bool,
+    /// Speak GTP (also chosen when the first line is a GTP command).
+    #[arg(long)]
+    pub gtp: bool,
+    /// Search threads of the engine (default: the machine's cores).
+    #[arg(long)]
+    pub threads: Option<usize>,
+    /// Transposition table size of the engine in MB [default: 64].
+    #[arg(long)]
+    pub hash: Option<usize>,
+    /// Midgame depth of NBoard's and GTP's moves [default: 12].
+    #[arg(long)]
+    pub depth: Option<u32>,
+}
+
+impl Cli {
+    /// How the protocol starts when no subcommand is given.
+    pub fn startup(&self) -> crate::protocol::Startup {
+        use crate::protocol::Mode;
+        crate::protocol::Startup {
+            mode: if self.nboard {
+                Mode::Nboard
+            } else if self.gtp {
+                Mode::Gtp
+            } else {
+                Mode::Detect
+            },
+            threads: self.threads,
+            hash_mb: self.hash,
+            depth: self.depth,
+        }
+    }
 }
 
 /// The subcommands.

@@ -1,4 +1,5 @@
-//! The engine protocol on stdin/stdout (protocol.md describes it completely).
+//! The engine protocol on stdin/stdout (protocol.md describes it completely), and the NBoard and
+//! GTP modes ([`nboard`], [`gtp`]), chosen by a command-line flag or by the first line read.
 //!
 //! A reader thread only reads and parses lines: `quit` ends the process at once; every other
 //! command, and every parse error, goes over a channel to the [`controller::Controller`] on the
@@ -10,9 +11,12 @@
 
 pub mod command;
 pub mod controller;
+pub mod gtp;
+pub mod nboard;
 pub mod output;
 pub mod session;
 
+use crate::search::Searcher;
 use command::{Command, parse};
 use controller::{Controller, Flow};
 use output::Output;
@@ -27,9 +31,109 @@ enum Message {
     Error(String),
 }
 
-/// Runs the protocol on stdin and stdout until `quit` or the end of input. Returns the exit code.
+/// Which protocol to speak.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum Mode {
+    /// Decide by the first line: `nboard N` means NBoard, a GTP command means GTP, anything else
+    /// the engine's own protocol.
+    #[default]
+    Detect,
+    /// The engine's own protocol.
+    Othel,
+    /// NBoard.
+    Nboard,
+    /// GTP.
+    Gtp,
+}
+
+/// What the command line sets before the protocol starts.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Startup {
+    /// Which protocol.
+    pub mode: Mode,
+    /// Search threads (default: the machine's cores).
+    pub threads: Option<usize>,
+    /// Transposition table MB (default 64).
+    pub hash_mb: Option<usize>,
+    /// The midgame depth of NBoard's and GTP's moves (NBoard's `set depth` changes it).
+    pub depth: Option<u32>,
+}
+
+/// Runs the engine's own protocol on stdin and stdout until `quit` or the end of input. Returns the
+/// exit code.
 pub fn run() -> i32 {
+    run_with(Startup::default())
+}
+
+/// Runs the protocol `startup` asks for on stdin and stdout. Returns the exit code.
+pub fn run_with(startup: Startup) -> i32 {
+    let mut input = std::io::stdin().lock();
+    let (mode, first) = match startup.mode {
+        Mode::Detect => {
+            let first = read_line(&mut input);
+            let mode = match &first {
+                Some(line) if line.split_whitespace().next() == Some("nboard") => Mode::Nboard,
+                Some(line) if gtp::looks_like_gtp(line) => Mode::Gtp,
+                _ => Mode::Othel,
+            };
+            (mode, first)
+        }
+        mode => (mode, None),
+    };
     let out = Arc::new(Output::stdout());
+    let threads = startup
+        .threads
+        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
+    let hash_mb = startup.hash_mb.unwrap_or(64);
+    match mode {
+        Mode::Nboard | Mode::Gtp => {
+            let searcher = match Searcher::new(threads, hash_mb) {
+                Ok(s) => s,
+                Err(e) => {
+                    log::error!("{e}");
+                    return 1;
+                }
+            };
+            if mode == Mode::Nboard {
+                // The reader thread owns the input: stdin's lock cannot move to it.
+                drop(input);
+                let input = std::io::BufReader::new(std::io::stdin());
+                nboard::run(first, input, out, searcher, startup.depth)
+            } else {
+                gtp::run(first, input, &out, searcher, startup.depth)
+            }
+        }
+        _ => {
+            drop(input);
+            run_othel(first, out, startup)
+        }
+    }
+}
+
+/// The next non-blank line, trimmed (invalid UTF-8 replaced); `None` at the end of input.
+pub(crate) fn read_line(input: &mut impl BufRead) -> Option<String> {
+    let mut buffer = Vec::new();
+    loop {
+        buffer.clear();
+        match input.read_until(b'\n', &mut buffer) {
+            Ok(0) => return None,
+            Ok(_) => {}
+            Err(e) => {
+                log::error!("reading input: {e}");
+                return None;
+            }
+        }
+        let line = String::from_utf8_lossy(&buffer);
+        let line = line.trim();
+        if !line.is_empty() {
+            log::debug!("<< {line}");
+            return Some(line.to_string());
+        }
+    }
+}
+
+/// The engine's own protocol; `first` is a line already read.
+fn run_othel(first: Option<String>, out: Arc<Output>, startup: Startup) -> i32 {
     let stop = Arc::new(AtomicBool::new(false));
     let mut controller = match Controller::new(Arc::clone(&out), Arc::clone(&stop)) {
         Ok(c) => c,
@@ -38,12 +142,25 @@ pub fn run() -> i32 {
             return 1;
         }
     };
+    let mut settings = Vec::new();
+    if let Some(t) = startup.threads {
+        settings.push(("threads".to_string(), t.to_string()));
+    }
+    if let Some(h) = startup.hash_mb {
+        settings.push(("hash".to_string(), h.to_string()));
+    }
+    if !settings.is_empty() {
+        controller.handle(Command::SetOption(settings), "command-line options");
+    }
     let (sender, receiver) = mpsc::channel::<Message>();
     let reader_stop = Arc::clone(&stop);
     let reader_out = Arc::clone(&out);
     let reader = std::thread::Builder::new()
         .name("othel-reader".into())
-        .spawn(move || read_loop(std::io::stdin().lock(), &sender, &reader_stop, &reader_out));
+        .spawn(move || {
+            let input = std::io::BufReader::new(std::io::stdin());
+            read_loop(first, input, &sender, &reader_stop, &reader_out)
+        });
     if let Err(e) = reader {
         log::error!("cannot start the input reader: {e}");
         return 1;
@@ -64,35 +181,28 @@ pub fn run() -> i32 {
 }
 
 fn read_loop(
+    first: Option<String>,
     mut input: impl BufRead,
     sender: &mpsc::Sender<Message>,
     stop: &AtomicBool,
     out: &Output,
 ) {
-    let mut buffer = Vec::new();
+    let mut next = first;
     loop {
-        buffer.clear();
-        match input.read_until(b'\n', &mut buffer) {
-            Ok(0) => return,
-            Ok(_) => {}
-            Err(e) => {
-                log::error!("reading input: {e}");
-                return;
-            }
-        }
-        let line = String::from_utf8_lossy(&buffer);
-        let line = line.trim();
-        if line.is_empty() {
-            continue;
-        }
-        log::debug!("<< {line}");
-        let message = match parse(line) {
+        let line = match next.take() {
+            Some(line) => line,
+            None => match read_line(&mut input) {
+                Some(line) => line,
+                None => return,
+            },
+        };
+        let message = match parse(&line) {
             Ok(Command::Quit) => {
                 stop.store(true, Relaxed);
                 out.flush();
                 std::process::exit(0);
             }
-            Ok(command) => Message::Command(command, line.to_string()),
+            Ok(command) => Message::Command(command, line),
             Err(e) => Message::Error(e.to_string()),
         };
         if sender.send(message).is_err() {

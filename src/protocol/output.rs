@@ -37,6 +37,13 @@ impl Output {
         let _ = sink.flush();
     }
 
+    /// Writes text exactly as given (it carries its own line ends) and flushes it.
+    pub fn raw(&self, text: &str) {
+        let mut sink = self.sink.lock().unwrap_or_else(|e| e.into_inner());
+        let _ = sink.write_all(text.as_bytes());
+        let _ = sink.flush();
+    }
+
     /// Writes several lines as one block.
     pub fn block(&self, text: &str) {
         let mut sink = self.sink.lock().unwrap_or_else(|e| e.into_inner());

@@ -39,6 +39,13 @@ pub trait Session: Send {
     fn eval_terms(&self) -> Vec<Term>;
     /// Empty squares left.
     fn empties(&self) -> u32;
+    /// Moves played since the start (passes count).
+    fn moves_made(&self) -> usize;
+    /// Whether the player to move has no move but to pass.
+    fn must_pass(&self) -> bool;
+    /// Black's disc margin: the final score when the game is over (empty squares to the winner),
+    /// else the discs on the board now.
+    fn black_margin(&self) -> i32;
     /// Perft from the position.
     fn perft(&self, depth: u32, threads: usize) -> PerftReport;
     /// A copy that a search thread can own.
@@ -99,6 +106,24 @@ impl<P: Evaluate> Session for GameSession<P> {
     }
     fn empties(&self) -> u32 {
         self.0.position().empty_count()
+    }
+    fn moves_made(&self) -> usize {
+        self.0.moves().len()
+    }
+    fn must_pass(&self) -> bool {
+        self.0.position().must_pass()
+    }
+    fn black_margin(&self) -> i32 {
+        let pos = self.0.position();
+        if pos.is_game_over() {
+            match pos.side_to_move() {
+                Color::Black => pos.final_score(),
+                Color::White => -pos.final_score(),
+            }
+        } else {
+            let (black, white) = pos.disc_counts();
+            black as i32 - white as i32
+        }
     }
     fn perft(&self, depth: u32, threads: usize) -> PerftReport {
         perft::run(self.0.position(), depth, threads)

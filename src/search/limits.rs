@@ -51,6 +51,19 @@ impl Default for Limits {
 }
 
 impl Limits {
+    /// What a game-playing front end (NBoard, GTP) asks for: `depth` plies in the midgame and an
+    /// exact solve once few enough squares are empty (up to 8 more than the depth, at most 24),
+    /// within the clock when there is one.
+    pub fn playing(depth: u32, empties: u32, clock: Option<Clock>) -> Limits {
+        let exact = empties <= depth.max((depth + 8).min(24));
+        Limits {
+            depth: (!exact).then_some(depth),
+            exact,
+            clock,
+            ..Limits::default()
+        }
+    }
+
     /// A search to a fixed depth.
     pub fn depth(depth: u32) -> Limits {
         Limits {

@@ -306,7 +306,13 @@ impl Searcher {
             result.precision = precision;
             result.pv = principal_variation(&shared, best.mv, &best.child, size, report_depth);
             result.ponder = result.pv.get(1).copied();
-            for (line, root) in roots.iter().take(multipv).enumerate() {
+            // A stopped first iteration leaves moves it never reached unscored: not reported.
+            let scored = roots
+                .iter()
+                .take(multipv)
+                .enumerate()
+                .filter(|(line, r)| *line == 0 || r.score > -INFINITY);
+            for (line, root) in scored {
                 on_report(&Report {
                     depth: report_depth,
                     precision,
