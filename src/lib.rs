@@ -9,3 +9,4 @@ pub mod eval;
 pub mod protocol;
 pub mod rules;
 pub mod search;
+pub mod tournament;

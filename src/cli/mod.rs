@@ -115,6 +115,8 @@ pub enum Command {
         #[command(flatten)]
         engine: EngineArgs,
     },
+    /// Plays engines against each other (round robin over openings) and reports who is stronger.
+    Match(Box<MatchArgs>),
     /// Searches a fixed list of positions to a fixed depth; the last line is
     /// `<nodes> nodes <nps> nps` (the node count is the same on every run with one thread).
     Bench {
@@ -125,6 +127,57 @@ pub enum Command {
         #[command(flatten)]
         engine: EngineArgs,
     },
+}
+
+/// The options of `othel match`.
+#[derive(Args, Debug, Clone)]
+pub struct MatchArgs {
+    /// An engine: name=NAME cmd="COMMAND ARGS" [proto=othel|nboard|gtp] [dir=DIR]
+    /// [option.NAME=VALUE …] [depth=D | nodes=N | movetime=MS | tc=BASE+INC]; two or more.
+    #[arg(long = "engine", required = true)]
+    pub engines: Vec<String>,
+    /// othello or lehto (default: othello, or what --size implies).
+    #[arg(long)]
+    pub variant: Option<Variant>,
+    /// The side of the board (default: 8 for Othello, 9 for Lehto).
+    #[arg(long)]
+    pub size: Option<usize>,
+    /// Openings, one a line: transcripts, board strings or GGF records.
+    #[arg(long)]
+    pub openings: Option<std::path::PathBuf>,
+    /// Shuffle the openings with this seed (default: in the file's order).
+    #[arg(long)]
+    pub seed: Option<u64>,
+    /// Games in all.
+    #[arg(long, conflicts_with = "rounds")]
+    pub games: Option<usize>,
+    /// Encounters per pair of engines (two games each, colours reversed).
+    #[arg(long, default_value_t = 1)]
+    pub rounds: usize,
+    /// Games played at once.
+    #[arg(long, default_value_t = 1)]
+    pub concurrency: usize,
+    /// Append every finished game to this GGF file.
+    #[arg(long)]
+    pub out: Option<std::path::PathBuf>,
+    /// Go on with the games already in --out.
+    #[arg(long, requires = "out")]
+    pub resume: bool,
+    /// Log each engine's traffic in this folder.
+    #[arg(long)]
+    pub log: Option<std::path::PathBuf>,
+    /// Stop once a sequential test decides: elo0=0 elo1=5 alpha=0.05 beta=0.05.
+    #[arg(long, num_args = 1..=4)]
+    pub sprt: Option<Vec<String>>,
+    /// Write the summary as JSON to this file.
+    #[arg(long)]
+    pub json: Option<std::path::PathBuf>,
+    /// Seconds past a clock or move time before an engine counts as hung.
+    #[arg(long, default_value_t = 2.0)]
+    pub margin: f64,
+    /// Seconds an engine without a clock or move time may take for one move.
+    #[arg(long, default_value_t = 60.0)]
+    pub timeout: f64,
 }
 
 /// Threads and table size of a search.
@@ -180,12 +233,15 @@ pub enum CliError {
     Mismatch(Vec<String>),
     /// The search threads could not start.
     Threads(crate::search::PoolError),
+    /// A match that cannot be run.
+    Match(String),
 }
 
 impl fmt::Display for CliError {
     fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {
         match self {
             CliError::Board(e) => write!(f, "bad --board: {e}"),
+            CliError::Match(e) => write!(f, "match: {e}"),
             CliError::Size(e) => e.fmt(f),
             CliError::Conflict(s) => f.write_str(s),
             CliError::Moves(e) => e.fmt(f),
@@ -282,7 +338,65 @@ pub fn run(command: Command) -> Result<(), CliError> {
         }
         Command::Solve { file, wld, engine } => search_commands::solve(&file, wld, &engine)?,
         Command::Bench { depth, engine } => search_commands::bench(depth, &engine)?,
+        Command::Match(args) => run_match(&args)?,
     }
+    Ok(())
+}
+
+/// `othel match`: the summary on stdout, the progress bar on stderr.
+fn run_match(args: &MatchArgs) -> Result<(), CliError> {
+    use crate::tournament::{MatchConfig, game::Opening, read_openings, run, spec::EngineSpec};
+    let position = PositionArgs {
+        variant: args.variant,
+        size: args.size,
+        board: None,
+    };
+    let (kind, _) = position.resolve()?;
+    let engines = args
+        .engines
+        .iter()
+        .map(|e| {
+            e.parse::<EngineSpec>()
+                .map_err(|m| CliError::Match(format!("--engine: {m}")))
+        })
+        .collect::<Result<Vec<_>, _>>()?;
+    let openings = match &args.openings {
+        Some(path) => read_openings(path, kind).map_err(CliError::Match)?,
+        None => vec![Opening {
+            start: None,
+            moves: Vec::new(),
+        }],
+    };
+    let sprt = match &args.sprt {
+        Some(words) => Some(crate::tournament::stats::Sprt::parse(words).map_err(CliError::Match)?),
+        None => None,
+    };
+    let seconds = |s: f64, what: &str| {
+        if (0.0..1e7).contains(&s) {
+            Ok(std::time::Duration::from_secs_f64(s))
+        } else {
+            Err(CliError::Match(format!("{what} takes seconds: {s}")))
+        }
+    };
+    let config = MatchConfig {
+        engines,
+        kind,
+        openings,
+        seed: args.seed,
+        games: args.games,
+        rounds: args.rounds,
+        concurrency: args.concurrency.clamp(1, 256),
+        out: args.out.clone(),
+        resume: args.resume,
+        log_dir: args.log.clone(),
+        sprt,
+        json: args.json.clone(),
+        margin: seconds(args.margin, "--margin")?,
+        timeout: seconds(args.timeout, "--timeout")?,
+        progress: true,
+    };
+    let summary = run(&config).map_err(CliError::Match)?;
+    print!("{summary}");
     Ok(())
 }
 

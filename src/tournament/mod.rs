@@ -1,0 +1,586 @@
+//! The match runner (`othel match`): engines as child processes playing each other over
+//! openings, every game appended to a GGF file as it ends, Elo and SPRT statistics, faults
+//! recorded as forfeits, an interrupted run resumed where it stopped.
+//!
+//! Games are numbered in a fixed schedule: game `g` belongs to encounter `g / 2` (a pair of
+//! engines and an opening, played twice with the colours reversed); encounters cycle through the
+//! pairs (round robin), then move to the next opening. Each of `concurrency` workers owns its own
+//! engine processes, so a process serves one game at a time; an engine that faults is restarted
+//! for its next game.
+
+pub mod game;
+pub mod player;
+pub mod spec;
+pub mod stats;
+
+use crate::rules::ggf::GgfRecord;
+use crate::rules::notation::{Setup, parse_transcript};
+use crate::rules::{BoardKind, Color};
+use game::{Finished, GameSetup, Opening, forfeit_before_start, opening_moves, play_game};
+use indicatif::{ProgressBar, ProgressStyle};
+use player::{FaultKind, Player};
+use rand::SeedableRng;
+use rand::seq::SliceRandom;
+use spec::EngineSpec;
+use stats::{Sprt, SprtDecision, Tally};
+use std::collections::{BTreeMap, HashSet};
+use std::fmt;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering::Relaxed};
+use std::sync::mpsc;
+use std::time::Duration;
+
+/// Everything a match is run with.
+#[derive(Clone, Debug)]
+pub struct MatchConfig {
+    /// Two or more engines.
+    pub engines: Vec<EngineSpec>,
+    /// Variant and size.
+    pub kind: BoardKind,
+    /// The openings (at least one: the start position when no file is given).
+    pub openings: Vec<Opening>,
+    /// Shuffle the openings with this seed.
+    pub seed: Option<u64>,
+    /// Games in all (default: `rounds` encounters per pair, two games each).
+    pub games: Option<usize>,
+    /// Encounters per pair.
+    pub rounds: usize,
+    /// Games at once.
+    pub concurrency: usize,
+    /// The GGF file the games are appended to.
+    pub out: Option<PathBuf>,
+    /// Continue the games already in `out`.
+    pub resume: bool,
+    /// The folder of the engines' traffic logs.
+    pub log_dir: Option<PathBuf>,
+    /// Stop when this test decides (two engines only).
+    pub sprt: Option<Sprt>,
+    /// Write the summary as JSON here.
+    pub json: Option<PathBuf>,
+    /// Time past a clock or move time before an engine counts as hung.
+    pub margin: Duration,
+    /// How long an engine without a clock or move time may take for a move.
+    pub timeout: Duration,
+    /// Draw a progress bar on stderr (when it is a terminal).
+    pub progress: bool,
+}
+
+/// Reads an openings file: one opening a line, a transcript (`f5d6c3`), a board string, or a GGF
+/// record (its start position and moves); `#` lines and blank lines are skipped. Each must be legal
+/// on `kind`.
+pub fn read_openings(path: &Path, kind: BoardKind) -> Result<Vec<Opening>, String> {
+    let text = std::fs::read_to_string(path)
+        .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+    let mut openings = Vec::new();
+    for (number, line) in text.lines().enumerate() {
+        let line = line.trim();
+        if line.is_empty() || line.starts_with('#') {
+            continue;
+        }
+        let at = |e: String| format!("{}:{}: {e}", path.display(), number + 1);
+        let opening = if line.starts_with("(;") {
+            let record: GgfRecord = line
+                .parse()
+                .map_err(|e: crate::rules::ggf::GgfError| at(e.to_string()))?;
+            if record.kind() != kind {
+                return Err(at(format!("a {} game, not {kind}", record.kind())));
+            }
+            let start = (record.start != game::standard_start(kind)).then_some(record.start);
+            Opening {
+                start,
+                moves: record.moves.iter().map(|m| m.mv).collect(),
+            }
+        } else if let Ok(setup) = line.parse::<Setup>() {
+            if setup.kind() != kind {
+                return Err(at(format!("a {} board, not {kind}", setup.kind())));
+            }
+            Opening {
+                start: Some(setup),
+                moves: Vec::new(),
+            }
+        } else {
+            Opening {
+                start: None,
+                moves: parse_transcript(line).map_err(|e| at(e.to_string()))?,
+            }
+        };
+        opening_moves(kind, &opening).map_err(at)?;
+        openings.push(opening);
+    }
+    if openings.is_empty() {
+        return Err(format!("{} holds no openings", path.display()));
+    }
+    Ok(openings)
+}
+
+/// Who plays whom with which opening in game `g`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Scheduled {
+    black: usize,
+    white: usize,
+    opening: usize,
+}
+
+/// The schedule of a match.
+struct Schedule {
+    pairs: Vec<(usize, usize)>,
+    order: Vec<usize>,
+    total: usize,
+}
+
+impl Schedule {
+    fn new(config: &MatchConfig) -> Schedule {
+        let n = config.engines.len();
+        let pairs: Vec<(usize, usize)> = (0..n)
+            .flat_map(|i| (i + 1..n).map(move |j| (i, j)))
+            .collect();
+        let mut order: Vec<usize> = (0..config.openings.len()).collect();
+        if let Some(seed) = config.seed {
+            order.shuffle(&mut rand::rngs::StdRng::seed_from_u64(seed));
+        }
+        let total = config
+            .games
+            .unwrap_or(config.rounds.max(1) * pairs.len() * 2);
+        Schedule {
+            pairs,
+            order,
+            total,
+        }
+    }
+
+    fn game(&self, g: usize) -> Scheduled {
+        let encounter = g / 2;
+        let (first, second) = self.pairs[encounter % self.pairs.len()];
+        let opening = self.order[(encounter / self.pairs.len()) % self.order.len()];
+        let (black, white) = if g.is_multiple_of(2) {
+            (first, second)
+        } else {
+            (second, first)
+        };
+        Scheduled {
+            black,
+            white,
+            opening,
+        }
+    }
+}
+
+/// A match's results.
+#[derive(Clone, Debug, Default)]
+pub struct Summary {
+    /// Engine names, in the order given.
+    pub names: Vec<String>,
+    /// Results per pair (first, second), from the first's view.
+    pub pairs: BTreeMap<(usize, usize), Tally>,
+    /// Forfeits per engine and kind.
+    pub forfeits: BTreeMap<(usize, FaultKind), u32>,
+    /// Games finished.
+    pub games: usize,
+    /// The test's log-likelihood ratio, bounds and decision, when one runs.
+    pub sprt: Option<(f64, (f64, f64), SprtDecision)>,
+}
+
+impl Summary {
+    fn add(
+        &mut self,
+        black: usize,
+        white: usize,
+        black_margin: i32,
+        forfeit: Option<Color>,
+        kind: Option<FaultKind>,
+    ) {
+        let (first, second, margin) = if black < white {
+            (black, white, black_margin)
+        } else {
+            (white, black, -black_margin)
+        };
+        self.pairs.entry((first, second)).or_default().add(margin);
+        if let (Some(loser), Some(kind)) = (forfeit, kind) {
+            let engine = if loser == Color::Black { black } else { white };
+            *self.forfeits.entry((engine, kind)).or_default() += 1;
+        }
+        self.games += 1;
+    }
+
+    /// The summary as JSON, for scripts.
+    pub fn to_json(&self) -> String {
+        fn number(x: f64) -> String {
+            if x.is_finite() {
+                format!("{x:.4}")
+            } else {
+                "null".into()
+            }
+        }
+        fn string(s: &str) -> String {
+            let mut out = String::from("\"");
+            for c in s.chars() {
+                match c {
+                    '"' => out.push_str("\\\""),
+                    '\\' => out.push_str("\\\\"),
+                    c if (c as u32) < 0x20 => out.push_str(&format!("\\u{:04x}", c as u32)),
+                    c => out.push(c),
+                }
+            }
+            out.push('"');
+            out
+        }
+        let pairs: Vec<String> = self
+            .pairs
+            .iter()
+            .map(|(&(a, b), t)| {
+                let (low, high) = t.elo_interval();
+                format!(
+                    "{{\"first\":{},\"second\":{},\"games\":{},\"wins\":{},\"draws\":{},\"losses\":{},\"score\":{},\"elo\":{},\"elo_low\":{},\"elo_high\":{},\"los\":{},\"average_discs\":{}}}",
+                    string(&self.names[a]),
+                    string(&self.names[b]),
+                    t.games(),
+                    t.wins,
+                    t.draws,
+                    t.losses,
+                    number(t.score()),
+                    number(t.elo()),
+                    number(low),
+                    number(high),
+                    number(t.los()),
+                    number(t.average_discs())
+                )
+            })
+            .collect();
+        let forfeits: Vec<String> = self
+            .forfeits
+            .iter()
+            .map(|(&(e, kind), n)| {
+                format!(
+                    "{{\"engine\":{},\"kind\":{},\"count\":{n}}}",
+                    string(&self.names[e]),
+                    string(kind.name())
+                )
+            })
+            .collect();
+        let sprt = match self.sprt {
+            None => "null".to_string(),
+            Some((llr, (low, high), decision)) => format!(
+                "{{\"llr\":{},\"lower\":{},\"upper\":{},\"decision\":{}}}",
+                number(llr),
+                number(low),
+                number(high),
+                string(match decision {
+                    SprtDecision::H0 => "H0",
+                    SprtDecision::H1 => "H1",
+                    SprtDecision::Continue => "continue",
+                })
+            ),
+        };
+        format!(
+            "{{\"games\":{},\"pairs\":[{}],\"forfeits\":[{}],\"sprt\":{sprt}}}\n",
+            self.games,
+            pairs.join(","),
+            forfeits.join(",")
+        )
+    }
+}
+
+impl fmt::Display for Summary {
+    fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        writeln!(f, "games {}", self.games)?;
+        for (&(a, b), t) in &self.pairs {
+            let (low, high) = t.elo_interval();
+            writeln!(
+                f,
+                "{} vs {}: games {} wins {} draws {} losses {} score {:.1}% elo {:+.1} [{:+.1}, {:+.1}] los {:.1}% discs {:+.2}",
+                self.names[a],
+                self.names[b],
+                t.games(),
+                t.wins,
+                t.draws,
+                t.losses,
+                100.0 * t.score(),
+                t.elo(),
+                low,
+                high,
+                100.0 * t.los(),
+                t.average_discs()
+            )?;
+        }
+        for (e, name) in self.names.iter().enumerate() {
+            let counts: Vec<String> = FaultKind::ALL
+                .iter()
+                .map(|&k| {
+                    format!(
+                        "{} {}",
+                        k.name(),
+                        self.forfeits.get(&(e, k)).copied().unwrap_or(0)
+                    )
+                })
+                .collect();
+            writeln!(f, "forfeits {name}: {}", counts.join(", "))?;
+        }
+        if let Some((llr, (low, high), decision)) = self.sprt {
+            let verdict = match decision {
+                SprtDecision::H1 => "H1 accepted",
+                SprtDecision::H0 => "H0 accepted",
+                SprtDecision::Continue => "undecided",
+            };
+            writeln!(
+                f,
+                "sprt llr {llr:.3} bounds [{low:.3}, {high:.3}]: {verdict}"
+            )?;
+        }
+        Ok(())
+    }
+}
+
+/// The games already in a GGF file: their numbers, and the summary they make.
+fn read_finished(path: &Path, names: &[String]) -> Result<(HashSet<usize>, Summary), String> {
+    let text = std::fs::read_to_string(path)
+        .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+    let mut done = HashSet::new();
+    let mut summary = Summary {
+        names: names.to_vec(),
+        ..Summary::default()
+    };
+    for (number, line) in text.lines().enumerate() {
+        let line = line.trim();
+        if line.is_empty() {
+            continue;
+        }
+        let at = |e: &str| format!("{}:{}: {e}", path.display(), number + 1);
+        let Ok(record) = line.parse::<GgfRecord>() else {
+            // A record cut off by the interruption: played again.
+            log::warn!(
+                "{}",
+                at("an unreadable record is ignored (the game is played again)")
+            );
+            continue;
+        };
+        let property = |key: &str| {
+            record
+                .properties
+                .iter()
+                .find(|(k, _)| k == key)
+                .map(|(_, v)| v.as_str())
+        };
+        let index: usize = property("GN")
+            .and_then(|v| v.parse().ok())
+            .ok_or_else(|| at("a game without its number GN[…]"))?;
+        let engine = |key: &str| {
+            let name = property(key).unwrap_or("");
+            names
+                .iter()
+                .position(|n| n == name)
+                .ok_or_else(|| at(&format!("'{name}' is not an engine of this match")))
+        };
+        let (black, white) = (engine("PB")?, engine("PW")?);
+        let result = property("RE").ok_or_else(|| at("a game without a result"))?;
+        let (margin, suffix) = result.split_once(':').unwrap_or((result, ""));
+        let margin: f64 = margin
+            .parse()
+            .map_err(|_| at(&format!("bad result RE[{result}]")))?;
+        let kind = suffix.chars().next().and_then(FaultKind::from_letter);
+        let loser = kind.map(|_| {
+            if margin < 0.0 {
+                Color::Black
+            } else {
+                Color::White
+            }
+        });
+        if done.insert(index) {
+            summary.add(black, white, margin.round() as i32, loser, kind);
+        }
+    }
+    Ok((done, summary))
+}
+
+/// Runs the match; prints nothing but the progress bar (the caller prints the summary).
+pub fn run(config: &MatchConfig) -> Result<Summary, String> {
+    if config.engines.len() < 2 {
+        return Err("a match needs two engines or more".into());
+    }
+    let names: Vec<String> = config.engines.iter().map(|e| e.name.clone()).collect();
+    for (i, name) in names.iter().enumerate() {
+        if names[..i].contains(name) {
+            return Err(format!("two engines are named {name}"));
+        }
+    }
+    let board_openings = config.openings.iter().any(|o| o.start.is_some());
+    for engine in &config.engines {
+        engine.check(config.kind, board_openings)?;
+    }
+    if config.sprt.is_some() && config.engines.len() != 2 {
+        return Err("--sprt compares two engines".into());
+    }
+    let schedule = Schedule::new(config);
+    let (done, mut summary) = match &config.out {
+        Some(path) if config.resume && path.exists() => read_finished(path, &names)?,
+        Some(path) if !config.resume && path.metadata().is_ok_and(|m| m.len() > 0) => {
+            return Err(format!(
+                "{} already holds games: --resume to go on with them, or choose another file",
+                path.display()
+            ));
+        }
+        _ => (
+            HashSet::new(),
+            Summary {
+                names: names.clone(),
+                ..Summary::default()
+            },
+        ),
+    };
+    let mut out = match &config.out {
+        Some(path) => Some(
+            std::fs::OpenOptions::new()
+                .create(true)
+                .append(true)
+                .open(path)
+                .map_err(|e| format!("cannot write {}: {e}", path.display()))?,
+        ),
+        None => None,
+    };
+    if let Some(dir) = &config.log_dir {
+        std::fs::create_dir_all(dir)
+            .map_err(|e| format!("cannot make the log folder {}: {e}", dir.display()))?;
+    }
+    let bar = if config.progress {
+        ProgressBar::new(schedule.total as u64)
+    } else {
+        ProgressBar::hidden()
+    };
+    bar.set_style(
+        ProgressStyle::with_template("{bar:30} {pos}/{len} games {elapsed} {msg}")
+            .unwrap_or_else(|_| ProgressStyle::default_bar()),
+    );
+    bar.set_position(summary.games as u64);
+    let sprt_check = |summary: &mut Summary| {
+        if let (Some(sprt), Some(tally)) = (config.sprt, summary.pairs.get(&(0, 1))) {
+            summary.sprt = Some((sprt.llr(tally), sprt.bounds(), sprt.decide(tally)));
+        }
+        summary
+            .sprt
+            .is_some_and(|(_, _, d)| d != SprtDecision::Continue)
+    };
+    let stop = AtomicBool::new(sprt_check(&mut summary));
+    let next = AtomicUsize::new(0);
+    let (sender, receiver) = mpsc::channel::<Finished>();
+    let mut write_error = None;
+    std::thread::scope(|scope| {
+        for worker in 0..config.concurrency.max(1) {
+            let sender = sender.clone();
+            let (schedule, done, stop, next) = (&schedule, &done, &stop, &next);
+            scope.spawn(move || {
+                let mut players: Vec<Option<Player>> =
+                    config.engines.iter().map(|_| None).collect();
+                loop {
+                    let g = next.fetch_add(1, Relaxed);
+                    if g >= schedule.total || stop.load(Relaxed) {
+                        return;
+                    }
+                    if done.contains(&g) {
+                        continue;
+                    }
+                    let finished = play_scheduled(config, schedule, g, worker, &mut players);
+                    if sender.send(finished).is_err() {
+                        return;
+                    }
+                }
+            });
+        }
+        drop(sender);
+        for finished in receiver {
+            let s = schedule.game(finished.index);
+            if let Some(file) = &mut out
+                && let Err(e) = writeln!(file, "{}", finished.record).and_then(|_| file.flush())
+            {
+                write_error = Some(format!("cannot write the games: {e}"));
+                stop.store(true, Relaxed);
+            }
+            let loser = finished.forfeit.as_ref().map(|f| f.loser);
+            let kind = finished.forfeit.as_ref().map(|f| f.kind);
+            if let Some(f) = &finished.forfeit {
+                log::warn!(
+                    "game {}: {} forfeits ({}): {}",
+                    finished.index,
+                    if f.loser == Color::Black {
+                        &finished.names[0]
+                    } else {
+                        &finished.names[1]
+                    },
+                    f.kind.name(),
+                    f.detail
+                );
+            }
+            summary.add(s.black, s.white, finished.black_margin, loser, kind);
+            if sprt_check(&mut summary) {
+                stop.store(true, Relaxed);
+            }
+            bar.set_position(summary.games as u64);
+            if let Some(t) = summary.pairs.values().next() {
+                bar.set_message(format!(
+                    "score {:.1}% elo {:+.0}",
+                    100.0 * t.score(),
+                    t.elo()
+                ));
+            }
+        }
+    });
+    bar.finish_and_clear();
+    if let Some(e) = write_error {
+        return Err(e);
+    }
+    if let Some(path) = &config.json {
+        std::fs::write(path, summary.to_json())
+            .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+    }
+    Ok(summary)
+}
+
+/// Plays game `g` with the worker's engine processes, starting those that are not running.
+fn play_scheduled(
+    config: &MatchConfig,
+    schedule: &Schedule,
+    g: usize,
+    worker: usize,
+    players: &mut [Option<Player>],
+) -> Finished {
+    let s = schedule.game(g);
+    let opening = &config.openings[s.opening];
+    let setup = GameSetup {
+        index: g,
+        kind: config.kind,
+        opening,
+        names: [
+            config.engines[s.black].name.as_str(),
+            config.engines[s.white].name.as_str(),
+        ],
+        limits: [config.engines[s.black].limit, config.engines[s.white].limit],
+        margin: config.margin,
+        timeout: config.timeout,
+    };
+    for (engine, color) in [(s.black, Color::Black), (s.white, Color::White)] {
+        if players[engine].is_none() {
+            let spec = &config.engines[engine];
+            let log = config
+                .log_dir
+                .as_ref()
+                .map(|dir| dir.join(format!("{}-{worker}.log", spec.name)));
+            match Player::start(spec, config.kind, log.as_deref()) {
+                Ok(p) => players[engine] = Some(p),
+                Err(fault) => return forfeit_before_start(&setup, color, fault),
+            }
+        }
+    }
+    let (Some(mut black), Some(mut white)) = (players[s.black].take(), players[s.white].take())
+    else {
+        unreachable!("both engines were just started");
+    };
+    let finished = play_game(&setup, [&mut black, &mut white]);
+    // An engine that faulted is dropped (stopped) and started afresh for its next game.
+    let loser = finished.forfeit.as_ref().map(|f| f.loser);
+    if loser != Some(Color::Black) {
+        players[s.black] = Some(black);
+    }
+    if loser != Some(Color::White) {
+        players[s.white] = Some(white);
+    }
+    finished
+}

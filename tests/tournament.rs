@@ -1,0 +1,413 @@
+//! `othel match` through the real binaries: a deeper engine beats a shallower one, othel plays
+//! itself through each protocol, misbehaving engines forfeit the right way, an interrupted run
+//! resumed gives the same totals, SPRT stops early, impossible pairings are refused.
+
+use othel::rules::ggf::GgfRecord;
+use othel::rules::{Othello, Position, geometry::Size8};
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+const OTHEL: &str = env!("CARGO_BIN_EXE_othel");
+const TEST_ENGINE: &str = env!("CARGO_BIN_EXE_othel-test-engine");
+
+/// A fresh folder for one test's files.
+fn scratch(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("othel-match-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("a scratch folder");
+    dir
+}
+
+/// Some short openings (the first moves of a few well-known lines).
+fn openings(dir: &Path) -> PathBuf {
+    let path = dir.join("openings.txt");
+    let lines = [
+        "f5d6c3d3c4",
+        "f5f6e6f4e3",
+        "f5d6c5f4e3",
+        "f5f4e3f6d3",
+        "f5d6c4d3c2",
+        "f5f6e6d6c5",
+        "f5d6c3d3c4f4",
+        "f5f4e3d6c5",
+        "# a comment, skipped",
+        "f5d6c5f4d3",
+        "f5f6e6f4g5",
+    ];
+    std::fs::write(&path, lines.join("\n")).expect("openings written");
+    path
+}
+
+fn othel_engine(name: &str, limit: &str) -> String {
+    format!("name={name} cmd=\"{OTHEL} --threads 1\" {limit}")
+}
+
+fn run_match(args: &[String]) -> Output {
+    Command::new(OTHEL)
+        .arg("match")
+        .args(args)
+        .output()
+        .expect("othel match runs")
+}
+
+fn strings(args: &[&str]) -> Vec<String> {
+    args.iter().map(|s| s.to_string()).collect()
+}
+
+fn stdout(out: &Output) -> String {
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+/// The summary line of a pair.
+fn pair_line(out: &Output, pair: &str) -> String {
+    stdout(out)
+        .lines()
+        .find(|l| l.starts_with(pair))
+        .unwrap_or_else(|| panic!("no '{pair}' line in {}", stdout(out)))
+        .to_string()
+}
+
+/// The number after `word` in a line.
+fn figure(line: &str, word: &str) -> f64 {
+    let words: Vec<&str> = line.split_whitespace().collect();
+    let at = words
+        .iter()
+        .position(|w| *w == word)
+        .unwrap_or_else(|| panic!("no '{word}' in {line}"));
+    words[at + 1]
+        .trim_end_matches('%')
+        .parse()
+        .unwrap_or_else(|_| panic!("no number after '{word}' in {line}"))
+}
+
+/// Every record of a GGF file replays legally; returns them.
+fn records(path: &Path) -> Vec<GgfRecord> {
+    let text = std::fs::read_to_string(path).expect("the games file");
+    text.lines()
+        .map(|l| l.parse::<GgfRecord>().expect("a readable record"))
+        .collect()
+}
+
+fn result_of(record: &GgfRecord) -> String {
+    record
+        .properties
+        .iter()
+        .find(|(k, _)| k == "RE")
+        .map(|(_, v)| v.clone())
+        .expect("a result")
+}
+
+#[test]
+fn depth_4_beats_depth_1_clearly() {
+    let dir = scratch("depth");
+    let out_file = dir.join("games.ggf");
+    let mut args = vec![
+        "--engine".to_string(),
+        othel_engine("shallow", "depth=1"),
+        "--engine".to_string(),
+        othel_engine("deep", "depth=4"),
+    ];
+    args.extend(strings(&["--games", "20", "--concurrency", "2", "--out"]));
+    args.push(out_file.display().to_string());
+    args.push("--openings".into());
+    args.push(openings(&dir).display().to_string());
+    let out = run_match(&args);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let line = pair_line(&out, "shallow vs deep");
+    assert_eq!(figure(&line, "games"), 20.0, "{line}");
+    assert!(figure(&line, "score") <= 25.0, "{line}");
+    assert!(figure(&line, "elo") < -150.0, "{line}");
+    let games = records(&out_file);
+    assert_eq!(games.len(), 20);
+    for record in &games {
+        let game = record.to_game::<Othello<Size8>>().expect("a legal game");
+        assert!(game.position().is_game_over());
+        let margin: f64 = result_of(record).parse().expect("a plain result");
+        let (b, w) = game.position().disc_counts();
+        let on_board = b as f64 - w as f64;
+        // Empty squares go to the winner.
+        assert!(margin.signum() == on_board.signum() && margin.abs() >= on_board.abs());
+    }
+}
+
+#[test]
+fn othel_plays_itself_through_each_protocol() {
+    let dir = scratch("protocols");
+    let out_file = dir.join("games.ggf");
+    let args = vec![
+        "--engine".to_string(),
+        othel_engine("own", "depth=2"),
+        "--engine".to_string(),
+        format!("name=nboard cmd=\"{OTHEL} --nboard --threads 1\" proto=nboard depth=2"),
+        "--engine".to_string(),
+        format!("name=gtp cmd=\"{OTHEL} --gtp --depth 2 --threads 1\" proto=gtp"),
+        "--engine".to_string(),
+        format!("name=clocked cmd=\"{OTHEL} --threads 1\" tc=10+0.1"),
+        "--rounds".to_string(),
+        "1".to_string(),
+        "--concurrency".to_string(),
+        "2".to_string(),
+        "--out".to_string(),
+        out_file.display().to_string(),
+        "--log".to_string(),
+        dir.join("logs").display().to_string(),
+    ];
+    let out = run_match(&args);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(stdout(&out).starts_with("games 12\n"), "{}", stdout(&out));
+    for engine in ["own", "nboard", "gtp", "clocked"] {
+        assert!(
+            stdout(&out).contains(&format!(
+                "forfeits {engine}: time 0, crash/hang 0, illegal move 0, garbage 0"
+            )),
+            "{}",
+            stdout(&out)
+        );
+    }
+    let games = records(&out_file);
+    assert_eq!(games.len(), 12);
+    for record in &games {
+        assert!(!result_of(record).contains(':'));
+        record.to_game::<Othello<Size8>>().expect("a legal game");
+    }
+    // Each engine's traffic is logged.
+    let log = std::fs::read_to_string(dir.join("logs").join("gtp-0.log"))
+        .or_else(|_| std::fs::read_to_string(dir.join("logs").join("gtp-1.log")))
+        .expect("a gtp log");
+    assert!(log.contains("> genmove "), "{log}");
+}
+
+#[test]
+fn misbehaving_engines_forfeit_and_the_tournament_goes_on() {
+    let dir = scratch("faults");
+    let out_file = dir.join("games.ggf");
+    let faulty = |name: &str, flags: &str, limit: &str| {
+        format!("name={name} cmd=\"{TEST_ENGINE} {flags}\" {limit}")
+    };
+    let mut args = vec![
+        "--engine".to_string(),
+        othel_engine("ref", "depth=1"),
+        "--engine".to_string(),
+        faulty("crash", "--crash-after 3", "depth=1"),
+        "--engine".to_string(),
+        faulty("hang", "--hang-after 3", "depth=1"),
+        "--engine".to_string(),
+        faulty("illegal", "--illegal-after 3", "depth=1"),
+        "--engine".to_string(),
+        faulty("garbage", "--garbage-after 3", "depth=1"),
+        "--engine".to_string(),
+        faulty("slow", "--slow-after 1 --slow-ms 1500", "tc=1+0"),
+    ];
+    args.extend(strings(&[
+        "--timeout",
+        "2",
+        "--margin",
+        "1",
+        "--concurrency",
+        "2",
+    ]));
+    args.push("--out".into());
+    args.push(out_file.display().to_string());
+    let out = run_match(&args);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let text = stdout(&out);
+    assert!(text.starts_with("games 30\n"), "{text}");
+    assert!(text.contains("forfeits ref: time 0, crash/hang 0, illegal move 0, garbage 0"));
+    // Against the sound engine each faulty one loses both games by its own kind of forfeit.
+    for (engine, suffix) in [
+        ("crash", ":c"),
+        ("hang", ":c"),
+        ("illegal", ":i"),
+        ("garbage", ":g"),
+        ("slow", ":t"),
+    ] {
+        let line = pair_line(&out, &format!("ref vs {engine}:"));
+        assert_eq!(figure(&line, "wins"), 2.0, "{line}");
+        let against_ref: Vec<String> = records(&out_file)
+            .iter()
+            .filter(|r| {
+                let names: Vec<&str> = r
+                    .properties
+                    .iter()
+                    .filter(|(k, _)| k == "PB" || k == "PW")
+                    .map(|(_, v)| v.as_str())
+                    .collect();
+                names.contains(&"ref") && names.contains(&engine)
+            })
+            .map(result_of)
+            .collect();
+        assert_eq!(against_ref.len(), 2);
+        for result in against_ref {
+            assert!(result.ends_with(suffix), "{engine}: {result}");
+            assert!(result.starts_with("+64.000") || result.starts_with("-64.000"));
+        }
+    }
+    for (engine, kind) in [
+        ("crash", "crash/hang"),
+        ("hang", "crash/hang"),
+        ("illegal", "illegal move"),
+        ("garbage", "garbage"),
+        ("slow", "time"),
+    ] {
+        let line = text
+            .lines()
+            .find(|l| l.starts_with(&format!("forfeits {engine}:")))
+            .expect("a forfeit line");
+        let count = line
+            .split(", ")
+            .find_map(|part| part.rsplit_once(' ').filter(|(k, _)| k.ends_with(kind)))
+            .map(|(_, n)| n.parse::<u32>().expect("a count"))
+            .expect("the kind's count");
+        assert!(count >= 2, "{line}");
+    }
+}
+
+#[test]
+fn an_interrupted_run_resumed_gives_the_same_totals() {
+    let dir = scratch("resume");
+    let base = |out_file: &Path, games: &str| -> Vec<String> {
+        let mut args = vec![
+            "--engine".to_string(),
+            othel_engine("one", "depth=1"),
+            "--engine".to_string(),
+            othel_engine("two", "depth=2"),
+            "--openings".to_string(),
+            openings(&dir).display().to_string(),
+            "--seed".to_string(),
+            "7".to_string(),
+            "--games".to_string(),
+            games.to_string(),
+            "--out".to_string(),
+            out_file.display().to_string(),
+        ];
+        args.push("--json".into());
+        args.push(out_file.with_extension("json").display().to_string());
+        args
+    };
+    let whole = dir.join("whole.ggf");
+    let full = run_match(&base(&whole, "10"));
+    assert!(
+        full.status.success(),
+        "{}",
+        String::from_utf8_lossy(&full.stderr)
+    );
+    // Interrupted after four games, the fifth cut off while it was being written.
+    let parts = dir.join("parts.ggf");
+    let first = run_match(&base(&parts, "5"));
+    assert!(first.status.success());
+    let text = std::fs::read_to_string(&parts).expect("the games");
+    let cut = text.trim_end().rfind('\n').expect("several games") + 40;
+    std::fs::write(&parts, &text[..cut]).expect("the cut file");
+    // Without --resume the file is not touched.
+    let refused = run_match(&base(&parts, "10"));
+    assert!(!refused.status.success());
+    let mut resume = base(&parts, "10");
+    resume.push("--resume".into());
+    let resumed = run_match(&resume);
+    assert!(
+        resumed.status.success(),
+        "{}",
+        String::from_utf8_lossy(&resumed.stderr)
+    );
+    assert_eq!(stdout(&resumed), stdout(&full));
+    let json = std::fs::read_to_string(parts.with_extension("json")).expect("the json");
+    assert_eq!(
+        json,
+        std::fs::read_to_string(whole.with_extension("json")).expect("the json")
+    );
+    assert!(json.starts_with("{\"games\":10,"), "{json}");
+}
+
+#[test]
+fn sprt_stops_as_soon_as_it_decides() {
+    let mut args = vec![
+        "--engine".to_string(),
+        othel_engine("deep", "depth=4"),
+        "--engine".to_string(),
+        othel_engine("shallow", "depth=1"),
+    ];
+    let dir = scratch("sprt");
+    args.extend(strings(&["--games", "400", "--openings"]));
+    args.push(openings(&dir).display().to_string());
+    args.extend(strings(&[
+        "--sprt",
+        "elo0=0",
+        "elo1=100",
+        "alpha=0.05",
+        "beta=0.05",
+    ]));
+    let out = run_match(&args);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let games = figure(&stdout(&out), "games");
+    assert!(games < 100.0, "{}", stdout(&out));
+    assert!(stdout(&out).contains(": H1 accepted"), "{}", stdout(&out));
+}
+
+#[test]
+fn lehto_matches_and_impossible_pairings() {
+    let out = run_match(&[
+        "--variant".to_string(),
+        "lehto".to_string(),
+        "--size".to_string(),
+        "5".to_string(),
+        "--engine".to_string(),
+        othel_engine("a", "depth=1"),
+        "--engine".to_string(),
+        othel_engine("b", "depth=2"),
+    ]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(stdout(&out).starts_with("games 2\n"));
+    for (bad, why) in [
+        (
+            vec![
+                "--variant",
+                "lehto",
+                "--engine",
+                "name=n cmd=x proto=nboard depth=2",
+            ],
+            "NBoard plays Othello only",
+        ),
+        (
+            vec!["--engine", "name=g cmd=x proto=gtp depth=2"],
+            "GTP has a clock but no depth",
+        ),
+        (vec!["--engine", "name=o cmd=x"], "needs a limit"),
+    ] {
+        let mut args: Vec<String> = strings(&bad);
+        args.push("--engine".into());
+        args.push(othel_engine("ok", "depth=1"));
+        let out = run_match(&args);
+        assert!(!out.status.success());
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(err.contains(why), "{err}");
+    }
+    // An engine that cannot even start loses its games, and the match still ends.
+    let out = run_match(&[
+        "--engine".to_string(),
+        "name=ghost cmd=/nonexistent/engine depth=1".to_string(),
+        "--engine".to_string(),
+        othel_engine("ok", "depth=1"),
+    ]);
+    assert!(out.status.success());
+    assert!(stdout(&out).contains("forfeits ghost: time 0, crash/hang 2"));
+}
