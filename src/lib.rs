@@ -4,6 +4,7 @@
 //! The layers, each depending only on those above it in this list: [`rules`] (boards, move
 //! generation, notation, perft), then the command line in [`cli`].
 
+pub mod book;
 pub mod cli;
 pub mod eval;
 pub mod protocol;

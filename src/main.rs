@@ -11,11 +11,27 @@ fn main() -> ExitCode {
     let Some(command) = cli.command else {
         return ExitCode::from(othel::protocol::run_with(startup) as u8);
     };
+    // `match` writes to engines that may die: it must see a failed write, not be killed by it.
+    if !matches!(command, othel::cli::Command::Match(_)) {
+        restore_broken_pipe_exit();
+    }
     match run(command) {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
             eprintln!("othel: {e}");
             ExitCode::FAILURE
         }
+    }
+}
+
+/// One-shot commands end quietly when their reader goes away (`othel book export | head`), as
+/// Unix tools do, instead of panicking on the failed write. (The protocol ignores a closed
+/// stdout on its own and keeps Rust's default.)
+fn restore_broken_pipe_exit() {
+    #[cfg(unix)]
+    // SAFETY: setting a signal's disposition to the default is async-signal-safe and done before
+    // any other thread exists.
+    unsafe {
+        libc::signal(libc::SIGPIPE, libc::SIG_DFL);
     }
 }

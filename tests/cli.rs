@@ -127,13 +127,41 @@ fn bad_input_exits_non_zero_with_a_message() {
 
 #[test]
 fn analyze_prints_iterations_and_a_best_move() {
-    let out = othel(&["analyze", "--depth", "5", "--threads", "1", "f5d6"]);
+    let args = [
+        "analyze",
+        "--depth",
+        "5",
+        "--threads",
+        "1",
+        "--book",
+        "off",
+        "f5d6",
+    ];
+    let out = othel(&args);
     assert!(out.status.success());
     let text = stdout(&out);
     let lines: Vec<&str> = text.lines().collect();
     assert_eq!(lines.len(), 6, "{text}");
     assert!(lines[4].starts_with("info depth 5 score "), "{text}");
     assert!(lines[5].starts_with("bestmove "), "{text}");
+}
+
+#[test]
+fn analyze_answers_from_the_book_and_a_bad_book_is_an_error() {
+    // The built-in book knows the start position's replies.
+    let out = othel(&["analyze", "--depth", "5", "--threads", "1", "f5"]);
+    assert!(out.status.success());
+    let text = stdout(&out);
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines.len(), 2, "{text}");
+    assert!(lines[0].starts_with("info depth 0 book score "), "{text}");
+    let mv = lines[0].rsplit(' ').next().unwrap();
+    assert!(["d6", "f6", "f4"].contains(&mv), "{text}");
+    assert_eq!(lines[1], format!("bestmove {mv}"));
+    let bad = temp_file("bad.book", "OTHELBK1 but then nothing sensible");
+    let out = othel(&["analyze", "--depth", "3", "--book", bad.to_str().unwrap()]);
+    assert!(!out.status.success());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("book"));
 }
 
 fn temp_file(name: &str, text: &str) -> std::path::PathBuf {

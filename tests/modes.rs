@@ -40,7 +40,7 @@ fn until_status(engine: &Engine) -> Vec<String> {
 
 #[test]
 fn nboard_go_answers_with_a_legal_move_and_leaves_the_board_alone() {
-    let mut e = Engine::start_with(&["--threads", "1"]);
+    let mut e = Engine::start_with(&["--threads", "1", "--book", "off"]);
     e.send("nboard 2");
     e.send("set depth 3");
     assert_eq!(e.expect_line(5 * SECOND), "set myname othel");
@@ -83,6 +83,76 @@ fn nboard_follows_passes_given_by_set_game_and_by_move() {
         assert_eq!(analysis.len(), 3, "{lines:?}");
         assert_eq!(analysis[0], "analysis 2 -16.00", "{lines:?}");
     }
+}
+
+#[test]
+fn nboard_answers_from_the_book_and_learns_into_a_book_file() {
+    let book = std::env::temp_dir().join(format!("othel-nboard-{}.book", std::process::id()));
+    let _ = std::fs::remove_file(&book);
+    // A book file of two positions: made by `othel book add` from one opening.
+    let games = book.with_extension("txt");
+    std::fs::write(&games, "f5d6\n").unwrap();
+    let made = std::process::Command::new(env!("CARGO_BIN_EXE_othel"))
+        .args([
+            "book",
+            "add",
+            games.to_str().unwrap(),
+            "--depth",
+            "2",
+            "--threads",
+            "1",
+        ])
+        .arg("--book")
+        .arg(&book)
+        .output()
+        .unwrap();
+    assert!(
+        made.status.success(),
+        "{}",
+        String::from_utf8_lossy(&made.stderr)
+    );
+    let mut e = Engine::start_with(&[
+        "--nboard",
+        "--threads",
+        "1",
+        "--book",
+        book.to_str().unwrap(),
+    ]);
+    e.send("set depth 2");
+    assert_eq!(e.expect_line(5 * SECOND), "set myname othel");
+    e.send("set game (;GM[Othello]TY[8]BO[8 ---------------------------O*------*O--------------------------- *];)");
+    e.send("go");
+    let (played, before) = e.until("=== ", 10 * SECOND);
+    // The four first moves are one position up to symmetry: any of them is the book's.
+    let first = &played[4..6];
+    assert!(["F5", "D3", "C4", "E6"].contains(&first), "{played}");
+    assert!(
+        before
+            .iter()
+            .any(|l| l.starts_with(&format!("book {first} "))),
+        "{before:?}"
+    );
+    e.send("move f5");
+    e.send("hint 1");
+    let lines = until_status(&e);
+    assert!(
+        lines[0].starts_with("book d6 ") || lines[0].starts_with("book f4 "),
+        "{lines:?}"
+    );
+    // Learning a longer game adds its positions to the file.
+    e.send("move d6");
+    e.send("move c3");
+    e.send("learn");
+    let (_, _) = e.until("learned", 20 * SECOND);
+    let export = std::process::Command::new(env!("CARGO_BIN_EXE_othel"))
+        .args(["book", "export", book.to_str().unwrap()])
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&export.stdout);
+    assert!(
+        text.starts_with("# othel book othello 8 positions 4"),
+        "{text}"
+    );
 }
 
 #[test]

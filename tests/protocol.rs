@@ -198,7 +198,7 @@ fn commands_during_a_search_are_refused_or_answered() {
 
 #[test]
 fn end_of_input_finishes_the_search() {
-    let lines = run_script("position startpos moves f5d6c3d3c4\ngo depth 9\n");
+    let lines = run_script("setoption book=off\nposition startpos moves f5d6c3d3c4\ngo depth 9\n");
     let last = lines.last().expect("output");
     assert!(last.starts_with("bestmove "), "{lines:?}");
     assert!(

@@ -1,5 +1,6 @@
 //! The command line: clap definitions of the one-shot subcommands, and what each one runs.
 
+mod book_commands;
 mod search_commands;
 
 use crate::rules::diagram::diagram;
@@ -34,6 +35,12 @@ pub struct Cli {
     /// Midgame depth of NBoard's and GTP's moves [default: 12].
     #[arg(long)]
     pub depth: Option<u32>,
+    /// The opening book: on (the built-in one), off, or a book file [default: on].
+    #[arg(long)]
+    pub book: Option<String>,
+    /// Play any book move within this many discs of the best [default: 0].
+    #[arg(long)]
+    pub bookrandom: Option<usize>,
 }
 
 impl Cli {
@@ -51,6 +58,8 @@ impl Cli {
             threads: self.threads,
             hash_mb: self.hash,
             depth: self.depth,
+            book: self.book.clone(),
+            bookrandom: self.bookrandom,
         }
     }
 }
@@ -99,6 +108,13 @@ pub enum Command {
         /// Score this many best moves.
         #[arg(long, default_value_t = 1)]
         multipv: usize,
+        /// The opening book: on (the built-in one), off, or a book file; a book move is answered
+        /// without a search (not with --exact or --wld).
+        #[arg(long, default_value = "on")]
+        book: String,
+        /// Play any book move within this many discs of the best.
+        #[arg(long, default_value_t = 0)]
+        bookrandom: usize,
         /// The search's resources.
         #[command(flatten)]
         engine: EngineArgs,
@@ -114,6 +130,12 @@ pub enum Command {
         /// The search's resources.
         #[command(flatten)]
         engine: EngineArgs,
+    },
+    /// Builds, grows, shows, exports and imports opening books.
+    Book {
+        /// What to do.
+        #[command(subcommand)]
+        command: book_commands::BookCommand,
     },
     /// Plays engines against each other (round robin over openings) and reports who is stronger.
     Match(Box<MatchArgs>),
@@ -235,6 +257,8 @@ pub enum CliError {
     Threads(crate::search::PoolError),
     /// A match that cannot be run.
     Match(String),
+    /// A book that cannot be read, written or built.
+    Book(String),
 }
 
 impl fmt::Display for CliError {
@@ -242,6 +266,7 @@ impl fmt::Display for CliError {
         match self {
             CliError::Board(e) => write!(f, "bad --board: {e}"),
             CliError::Match(e) => write!(f, "match: {e}"),
+            CliError::Book(e) => write!(f, "book: {e}"),
             CliError::Size(e) => e.fmt(f),
             CliError::Conflict(s) => f.write_str(s),
             CliError::Moves(e) => e.fmt(f),
@@ -320,9 +345,19 @@ pub fn run(command: Command) -> Result<(), CliError> {
             exact,
             wld,
             multipv,
+            book,
+            bookrandom,
             engine,
         } => {
             let (kind, setup) = position.resolve()?;
+            let mut choice = crate::protocol::book_choice::BookChoice {
+                window: bookrandom.min(64) as i32 * crate::eval::DISC,
+                ..Default::default()
+            };
+            if !(exact || wld) {
+                let setting = crate::protocol::book_choice::BookSetting::parse(&book);
+                choice.load(setting, kind).map_err(CliError::Book)?;
+            }
             let limits = crate::search::Limits {
                 depth,
                 movetime: movetime.map(std::time::Duration::from_millis),
@@ -333,12 +368,25 @@ pub fn run(command: Command) -> Result<(), CliError> {
             };
             with_position_type!(kind, P => {
                 let game = play_moves(Game::new(start_position::<P>(&setup)?), &moves)?;
-                search_commands::analyze(game.position(), &limits, &engine)?;
+                let mut session = crate::protocol::session::new_session(kind);
+                session
+                    .set(setup.as_ref(), game.moves())
+                    .map_err(CliError::Moves)?;
+                match choice.choose(session.as_ref()) {
+                    Some(m) => {
+                        // A book move is answered without a search.
+                        let score = crate::search::format_score(m.score);
+                        println!("info depth 0 book score {score} pv {}", m.mv);
+                        println!("bestmove {}", m.mv);
+                    }
+                    None => search_commands::analyze(game.position(), &limits, &engine)?,
+                }
             });
         }
         Command::Solve { file, wld, engine } => search_commands::solve(&file, wld, &engine)?,
         Command::Bench { depth, engine } => search_commands::bench(depth, &engine)?,
         Command::Match(args) => run_match(&args)?,
+        Command::Book { command } => book_commands::run(command)?,
     }
     Ok(())
 }

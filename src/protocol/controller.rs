@@ -1,6 +1,7 @@
 //! The controller: owns the game, the options and the searcher; handles one command at a time and
 //! never waits for a search, which runs on a thread of its own and prints its own replies.
 
+use super::book_choice::{BookChoice, BookSetting};
 use super::command::{Command, GoParams, Start, quote};
 use super::output::Output;
 use super::session::{Session, new_session};
@@ -24,6 +25,10 @@ pub struct Options {
     pub hash_mb: usize,
     /// Lines `go` scores by default.
     pub multipv: usize,
+    /// The opening book.
+    pub book: BookSetting,
+    /// Book moves within this many discs of the best may be played.
+    pub bookrandom: usize,
 }
 
 impl Default for Options {
@@ -33,6 +38,8 @@ impl Default for Options {
             threads: std::thread::available_parallelism().map_or(1, |n| n.get()),
             hash_mb: 64,
             multipv: 1,
+            book: BookSetting::On,
+            bookrandom: 0,
         }
     }
 }
@@ -41,6 +48,7 @@ impl Default for Options {
 const MAX_THREADS: usize = 256;
 const MAX_HASH_MB: usize = 65536;
 const MAX_MULTIPV: usize = 64;
+const MAX_BOOKRANDOM: usize = 64;
 
 /// What the loop does after a command.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -57,6 +65,7 @@ pub struct Controller {
     options: Options,
     session: Box<dyn Session>,
     searcher: Arc<Searcher>,
+    book: BookChoice,
     stop: Arc<AtomicBool>,
     search: Option<JoinHandle<()>>,
     /// Raised by `go`, lowered by the search thread just before it prints `bestmove`, so that a
@@ -71,11 +80,16 @@ impl Controller {
         let options = Options::default();
         let searcher =
             Searcher::new(options.threads, options.hash_mb).map_err(|e| e.to_string())?;
+        let mut book = BookChoice::default();
+        if let Err(e) = book.load(options.book.clone(), options.kind) {
+            log::warn!("{e}");
+        }
         Ok(Controller {
             out,
             session: new_session(options.kind),
             options,
             searcher: Arc::new(searcher),
+            book,
             stop,
             search: None,
             searching: Arc::new(AtomicBool::new(false)),
@@ -176,6 +190,11 @@ impl Controller {
                 "option name multipv type spin default {} min 1 max {MAX_MULTIPV}",
                 o.multipv
             ),
+            format!("option name book type string default {}", o.book),
+            format!(
+                "option name bookrandom type spin default {} min 0 max {MAX_BOOKRANDOM}",
+                o.bookrandom
+            ),
             "othelok".to_string(),
         ];
         for line in lines {
@@ -209,6 +228,19 @@ impl Controller {
                 "threads" => number(MAX_THREADS).map(|n| next.threads = n),
                 "hash" => number(MAX_HASH_MB).map(|n| next.hash_mb = n),
                 "multipv" => number(MAX_MULTIPV).map(|n| next.multipv = n),
+                "book" if !value.is_empty() => {
+                    next.book = BookSetting::parse(value);
+                    Ok(())
+                }
+                "bookrandom" => match value.parse::<usize>() {
+                    Ok(n) if n <= MAX_BOOKRANDOM => {
+                        next.bookrandom = n;
+                        Ok(())
+                    }
+                    _ => Err(format!(
+                        "bookrandom takes discs from 0 to {MAX_BOOKRANDOM}: '{value}'"
+                    )),
+                },
                 _ => Err(format!("unknown option '{name}'")),
             };
             result?;
@@ -229,7 +261,16 @@ impl Controller {
         if next.kind != self.options.kind {
             self.session = new_session(next.kind);
         }
+        let book_changed = next.book != self.options.book;
+        self.book.window = next.bookrandom as i32 * crate::eval::DISC;
+        let kind = next.kind;
         self.options = next;
+        if book_changed {
+            // A book that cannot be read leaves the engine without one (the other options stay).
+            self.book.load(self.options.book.clone(), kind)?;
+        } else {
+            self.book.follow_kind(kind);
+        }
         Ok(())
     }
 
@@ -266,6 +307,7 @@ impl Controller {
         match result {
             Ok(session) => {
                 self.options.kind = session.kind();
+                self.book.follow_kind(session.kind());
                 self.session = session;
             }
             Err(e) => self.error(format!("{e}: {}", quote(line))),
@@ -324,6 +366,18 @@ impl Controller {
             return;
         }
         let limits = self.limits(params);
+        if !(limits.exact || limits.wld || limits.infinite)
+            && let Some(book_move) = self.book.choose(self.session.as_ref())
+        {
+            // A book move is answered at once.
+            self.out.line(format!(
+                "info depth 0 book score {} pv {}",
+                format_score(book_move.score),
+                book_move.mv
+            ));
+            self.out.line(format!("bestmove {}", book_move.mv));
+            return;
+        }
         let session = self.session.boxed_clone();
         let searcher = Arc::clone(&self.searcher);
         let stop = Arc::clone(&self.stop);

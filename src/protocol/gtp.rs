@@ -3,6 +3,7 @@
 //! way to interrupt a `genmove`. Replies are `=[id] …` or `?[id] …` followed by an empty line;
 //! coordinates are a1 at the top left, written in small letters and read in any case.
 
+use super::book_choice::BookChoice;
 use super::output::Output;
 use super::session::{Session, new_session};
 use crate::rules::{BoardKind, Color, Move, Variant};
@@ -122,6 +123,7 @@ pub struct GtpEngine {
     history: Vec<usize>,
     searcher: Searcher,
     depth: u32,
+    book: BookChoice,
     /// `time_settings`: main time, byo-yomi time, byo-yomi stones; `None`: no time limit.
     settings: Option<(f64, f64, u32)>,
     time_left: [Option<TimeLeft>; 2],
@@ -141,8 +143,10 @@ pub fn run(
     out: &Output,
     searcher: Searcher,
     depth: Option<u32>,
+    book: BookChoice,
 ) -> i32 {
     let mut engine = GtpEngine::new(searcher, depth.unwrap_or(DEFAULT_DEPTH));
+    engine.book = book;
     let mut next = first;
     loop {
         let line = match next.take() {
@@ -181,6 +185,7 @@ impl GtpEngine {
             history: Vec::new(),
             searcher,
             depth,
+            book: BookChoice::default(),
             settings: None,
             time_left: [None, None],
             stop: AtomicBool::new(false),
@@ -260,6 +265,7 @@ impl GtpEngine {
             })?;
         self.session = new_session(kind);
         self.history.clear();
+        self.book.follow_kind(kind);
         Ok(String::new())
     }
 
@@ -321,6 +327,8 @@ impl GtpEngine {
         }
         let mv = if self.session.must_pass() {
             Move::Pass
+        } else if let Some(book_move) = self.book.choose(self.session.as_ref()) {
+            book_move.mv
         } else {
             let limits = Limits::playing(self.depth, self.session.empties(), self.clock(color));
             let result = self

@@ -9,6 +9,7 @@
 //! raised the flag straight from the reader could be overtaken by the `go` before it, which
 //! lowers the flag.)
 
+pub mod book_choice;
 pub mod command;
 pub mod controller;
 pub mod gtp;
@@ -47,7 +48,7 @@ pub enum Mode {
 }
 
 /// What the command line sets before the protocol starts.
-#[derive(Clone, Copy, Debug, Default)]
+#[derive(Clone, Debug, Default)]
 pub struct Startup {
     /// Which protocol.
     pub mode: Mode,
@@ -57,6 +58,10 @@ pub struct Startup {
     pub hash_mb: Option<usize>,
     /// The midgame depth of NBoard's and GTP's moves (NBoard's `set depth` changes it).
     pub depth: Option<u32>,
+    /// The opening book: `on` (the built-in one), `off`, or a file.
+    pub book: Option<String>,
+    /// Book moves within this many discs of the best may be played.
+    pub bookrandom: Option<usize>,
 }
 
 /// Runs the engine's own protocol on stdin and stdout until `quit` or the end of input. Returns the
@@ -94,13 +99,21 @@ pub fn run_with(startup: Startup) -> i32 {
                     return 1;
                 }
             };
+            let mut book = book_choice::BookChoice {
+                window: startup.bookrandom.unwrap_or(0) as i32 * crate::eval::DISC,
+                ..Default::default()
+            };
+            let setting = book_choice::BookSetting::parse(startup.book.as_deref().unwrap_or("on"));
+            if let Err(e) = book.load(setting, crate::rules::BoardKind::default()) {
+                log::error!("{e}");
+            }
             if mode == Mode::Nboard {
                 // The reader thread owns the input: stdin's lock cannot move to it.
                 drop(input);
                 let input = std::io::BufReader::new(std::io::stdin());
-                nboard::run(first, input, out, searcher, startup.depth)
+                nboard::run(first, input, out, searcher, startup.depth, book)
             } else {
-                gtp::run(first, input, &out, searcher, startup.depth)
+                gtp::run(first, input, &out, searcher, startup.depth, book)
             }
         }
         _ => {
@@ -148,6 +161,12 @@ fn run_othel(first: Option<String>, out: Arc<Output>, startup: Startup) -> i32 {
     }
     if let Some(h) = startup.hash_mb {
         settings.push(("hash".to_string(), h.to_string()));
+    }
+    if let Some(b) = &startup.book {
+        settings.push(("book".to_string(), b.clone()));
+    }
+    if let Some(r) = startup.bookrandom {
+        settings.push(("bookrandom".to_string(), r.to_string()));
     }
     if !settings.is_empty() {
         controller.handle(Command::SetOption(settings), "command-line options");

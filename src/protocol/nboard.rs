@@ -7,6 +7,7 @@
 //! the ping) before answering `pong`, and `quit`, which exits at once. Lines it does not
 //! understand are ignored, as the protocol asks, and logged to stderr.
 
+use super::book_choice::BookChoice;
 use super::output::Output;
 use super::session::{Session, new_session};
 use crate::rules::ggf::GgfRecord;
@@ -222,6 +223,7 @@ pub struct NboardEngine {
     depth: u32,
     contempt: i32,
     searcher: Arc<Searcher>,
+    book: BookChoice,
     stop: Arc<AtomicBool>,
     search: Option<JoinHandle<()>>,
     pending: VecDeque<String>,
@@ -235,6 +237,7 @@ pub fn run(
     out: Arc<Output>,
     searcher: Searcher,
     depth: Option<u32>,
+    book: BookChoice,
 ) -> i32 {
     let (sender, receiver) = mpsc::channel();
     let reader_sender = sender.clone();
@@ -264,6 +267,7 @@ pub fn run(
         depth: depth.unwrap_or(DEFAULT_DEPTH),
         contempt: 0,
         searcher: Arc::new(searcher),
+        book,
         stop: Arc::new(AtomicBool::new(false)),
         search: None,
         pending: VecDeque::new(),
@@ -392,10 +396,7 @@ impl NboardEngine {
             NboardCommand::Hint(n) => self.hint(n),
             NboardCommand::Go => self.go(),
             NboardCommand::Ping(n) => self.out.line(format!("pong {n}")),
-            NboardCommand::Learn => {
-                log::info!("nboard: learn: othel has no book to add the game to yet");
-                self.out.line("learned");
-            }
+            NboardCommand::Learn => self.learn(),
             NboardCommand::Analyze => self.analyze(),
             NboardCommand::Quit => std::process::exit(0),
         }
@@ -416,6 +417,7 @@ impl NboardEngine {
         if let Err(e) = session.set_ggf(&record) {
             return self.complain(&format!("{e}: 'set game {ggf}'"));
         }
+        self.book.follow_kind(session.kind());
         self.session = session;
         self.move_times = record
             .moves
@@ -450,9 +452,19 @@ impl NboardEngine {
         if self.session.is_over() {
             return self.complain("go: the game is over");
         }
-        let limits = Limits::playing(self.depth, self.session.empties(), self.side_clock());
         let mover = self.session.side_to_move();
         let view = self.view();
+        if let Some(m) = self.book.choose(self.session.as_ref()) {
+            // A book move is answered at once.
+            self.out.line(view.book_line(&m, mover));
+            self.out.line(format!(
+                "=== {}/{}/0.00",
+                pv_text(&[m.mv], Color::Black),
+                eval_text(m.score)
+            ));
+            return;
+        }
+        let limits = Limits::playing(self.depth, self.session.empties(), self.side_clock());
         self.start_search(move |session, searcher, stop, out| {
             out.line("status othel is thinking");
             let started = Instant::now();
@@ -477,6 +489,9 @@ impl NboardEngine {
         limits.multipv = n.min(self.session.legal_moves().len()).max(1);
         let mover = self.session.side_to_move();
         let view = self.view();
+        for m in self.book.moves(self.session.as_ref()).iter().take(n) {
+            self.out.line(view.book_line(m, mover));
+        }
         self.start_search(move |session, searcher, stop, out| {
             out.line("status othel is analysing");
             let mut on_report = |r: &Report| out.line(view.search_line(r, mover));
@@ -520,6 +535,28 @@ impl NboardEngine {
             }
             out.line("status");
         });
+    }
+
+    /// `learn`: the game's opening goes into the book (saved when the book is a file).
+    fn learn(&mut self) {
+        /// Plies of a game that learning adds.
+        const LEARN_PLIES: usize = 24;
+        match &mut self.book.book {
+            Some(book) => {
+                let book = Arc::make_mut(book);
+                let new = self
+                    .session
+                    .learn(book, &self.searcher, self.depth, LEARN_PLIES);
+                log::info!("nboard: learned the game ({new} new positions)");
+                if let Some(path) = &self.book.file
+                    && let Err(e) = book.save(std::path::Path::new(path))
+                {
+                    self.complain(&format!("learn: {e}"));
+                }
+            }
+            None => log::info!("nboard: learn: no book is in use"),
+        }
+        self.out.line("learned");
     }
 
     /// What a search thread needs to format its lines.
@@ -568,6 +605,21 @@ impl EvalView {
             return eval_text(to_mover);
         }
         eval_text(score)
+    }
+
+    /// `book PV EVAL GAMES DEPTH` for a book move.
+    fn book_line(&self, m: &crate::book::BookMove, mover: Color) -> String {
+        format!(
+            "book {} {} {} {}",
+            pv_text(&[m.mv], mover),
+            eval_text(m.score),
+            m.count,
+            if m.exact {
+                "100%".to_string()
+            } else {
+                m.depth.to_string()
+            }
+        )
     }
 
     fn search_line(&self, r: &Report, mover: Color) -> String {

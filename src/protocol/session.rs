@@ -1,6 +1,8 @@
 //! The game the controller holds, behind an object-safe trait so that the variant and size can
 //! change at run time while everything below stays monomorphised.
 
+use crate::book::build::{Builder, Growth};
+use crate::book::{Book, BookMove};
 use crate::eval::{Evaluate, Term};
 use crate::rules::diagram::diagram;
 use crate::rules::game::GameError;
@@ -48,6 +50,18 @@ pub trait Session: Send {
     fn black_margin(&self) -> i32;
     /// Perft from the position.
     fn perft(&self, depth: u32, threads: usize) -> PerftReport;
+    /// The book moves of the position, best first.
+    fn book_moves(&self, book: &Book) -> Vec<BookMove>;
+    /// The book move to play within `window` centi-discs of the best (`pick` draws an index).
+    fn book_choice(
+        &self,
+        book: &Book,
+        window: i32,
+        pick: &mut dyn FnMut(usize) -> usize,
+    ) -> Option<BookMove>;
+    /// Adds the game's first `plies` positions to `book`, new ones searched to `depth`; returns
+    /// how many were new.
+    fn learn(&self, book: &mut Book, searcher: &Searcher, depth: u32, plies: usize) -> usize;
     /// A copy that a search thread can own.
     fn boxed_clone(&self) -> Box<dyn Session>;
     /// Searches the position.
@@ -127,6 +141,28 @@ impl<P: Evaluate> Session for GameSession<P> {
     }
     fn perft(&self, depth: u32, threads: usize) -> PerftReport {
         perft::run(self.0.position(), depth, threads)
+    }
+    fn book_moves(&self, book: &Book) -> Vec<BookMove> {
+        book.moves(self.0.position())
+    }
+    fn book_choice(
+        &self,
+        book: &Book,
+        window: i32,
+        pick: &mut dyn FnMut(usize) -> usize,
+    ) -> Option<BookMove> {
+        book.choose(self.0.position(), window, pick)
+    }
+    fn learn(&self, book: &mut Book, searcher: &Searcher, depth: u32, plies: usize) -> usize {
+        let growth = Growth {
+            plies: 0,
+            depth,
+            width: 0,
+        };
+        let mut builder = Builder::new(searcher, growth, |_: usize, _: &Book| {});
+        let moves = self.0.moves();
+        builder.add_game(book, self.0.start(), &moves[..plies.min(moves.len())]);
+        builder.searched()
     }
     fn boxed_clone(&self) -> Box<dyn Session> {
         Box::new(GameSession(self.0.clone()))

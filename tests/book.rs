@@ -1,0 +1,158 @@
+//! The opening book end to end: the built-in books, `othel book build/add/show/export/import`
+//! (resuming a build), a corrupt or truncated book (a clear error, the engine goes on without a
+//! book), and `bookrandom` staying in its window.
+
+use othel::book::{Book, embedded};
+use othel::rules::geometry::Size8;
+use othel::rules::{BoardKind, Othello, Position, Variant};
+use rand::{RngExt, SeedableRng, rngs::StdRng};
+use std::io::Write;
+use std::process::{Command, Output, Stdio};
+
+const OTHEL: &str = env!("CARGO_BIN_EXE_othel");
+
+fn othel(args: &[&str]) -> Output {
+    Command::new(OTHEL).args(args).output().expect("othel runs")
+}
+
+fn scratch(name: &str) -> std::path::PathBuf {
+    std::env::temp_dir().join(format!("othel-book-{}-{name}", std::process::id()))
+}
+
+#[test]
+fn the_built_in_books_know_their_openings() {
+    for (variant, size) in [
+        (Variant::Othello, 8),
+        (Variant::Othello, 6),
+        (Variant::Lehto, 9),
+    ] {
+        let kind = BoardKind::new(variant, size).unwrap();
+        let book = embedded(kind).expect("a built-in book");
+        assert!(book.len() > 100, "{kind}: {} positions", book.len());
+        othel::with_position_type!(kind, P => {
+            let start = P::start();
+            assert!(!book.moves(&start).is_empty(), "{kind}: the start has no book move");
+        });
+    }
+    // Lehto's book knows the swap decision after any first move.
+    let kind = BoardKind::new(Variant::Lehto, 9).unwrap();
+    let book = embedded(kind).unwrap();
+    othel::with_position_type!(kind, P => {
+        let after = P::start().play("c3".parse().unwrap());
+        let moves = book.moves(&after);
+        assert!(moves.iter().any(|m| m.mv == othel::rules::Move::Swap), "{moves:?}");
+    });
+}
+
+#[test]
+fn book_choices_stay_in_the_random_window() {
+    let book = embedded(BoardKind::default()).unwrap();
+    let start = Othello::<Size8>::start();
+    let mut pos = start.play("f5".parse().unwrap());
+    let mut rng = StdRng::seed_from_u64(11);
+    let mut plies = 0;
+    while let Some(best) = book.moves(&pos).first().copied() {
+        for window in [0, 100, 300] {
+            for _ in 0..20 {
+                let m = book
+                    .choose(&pos, window, |n| rng.random_range(0..n))
+                    .unwrap();
+                assert!(m.score >= best.score - window, "{m:?} vs {best:?}");
+                if window == 0 {
+                    assert_eq!(m.score, best.score);
+                }
+            }
+        }
+        pos = pos.play(best.mv);
+        plies += 1;
+    }
+    assert!(plies >= 3, "the book's main line is {plies} plies long");
+}
+
+#[test]
+fn build_resume_show_export_and_import() {
+    let path = scratch("six.book");
+    let _ = std::fs::remove_file(&path);
+    let p = path.to_str().unwrap();
+    let build = [
+        "book", "build", "--size", "6", "--plies", "3", "--depth", "4", "--width", "1",
+    ];
+    let out = othel(&[&build[..], &["--threads", "1", "--out", p]].concat());
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let first = String::from_utf8_lossy(&out.stdout).to_string();
+    assert!(first.contains(" searched "), "{first}");
+    // Built again: nothing new to search.
+    let out = othel(&[&build[..], &["--threads", "1", "--out", p]].concat());
+    assert!(String::from_utf8_lossy(&out.stdout).contains(" searched 0 "));
+    let shown = othel(&["book", "show", "--book", p, "--size", "6"]);
+    let text = String::from_utf8_lossy(&shown.stdout);
+    assert!(text.starts_with("position score "), "{text}");
+    assert!(
+        text.lines().filter(|l| l.starts_with("move ")).count() == 4,
+        "{text}"
+    );
+    // Text and binary forms carry the same book.
+    let text_path = scratch("six.txt");
+    assert!(
+        othel(&["book", "export", p, "--out", text_path.to_str().unwrap()])
+            .status
+            .success()
+    );
+    let again = scratch("again.book");
+    let imported = othel(&[
+        "book",
+        "import",
+        text_path.to_str().unwrap(),
+        "--out",
+        again.to_str().unwrap(),
+    ]);
+    assert!(imported.status.success());
+    assert_eq!(Book::load(&path).unwrap(), Book::load(&again).unwrap());
+}
+
+#[test]
+fn a_corrupt_or_truncated_book_is_an_error_and_the_engine_goes_on() {
+    let good = embedded(BoardKind::default()).unwrap().to_bytes();
+    let truncated = scratch("truncated.book");
+    std::fs::write(&truncated, &good[..good.len() / 2]).unwrap();
+    let corrupt = scratch("corrupt.book");
+    let mut bytes = good.clone();
+    bytes[20] = 0xff;
+    bytes[21] = 0xff;
+    std::fs::write(&corrupt, &bytes).unwrap();
+    for (path, why) in [(&truncated, "truncated"), (&corrupt, "corrupt")] {
+        let mut child = Command::new(OTHEL)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap();
+        let script = format!(
+            "setoption threads=1 book={}\nposition startpos moves f5\ngo depth 3\n",
+            path.display()
+        );
+        child
+            .stdin
+            .take()
+            .unwrap()
+            .write_all(script.as_bytes())
+            .unwrap();
+        let out = child.wait_with_output().unwrap();
+        let text = String::from_utf8_lossy(&out.stdout);
+        let lines: Vec<&str> = text.lines().collect();
+        assert!(
+            lines[0].starts_with("error book ") && lines[0].contains(why),
+            "{text}"
+        );
+        // No book: the reply comes from a search.
+        assert!(
+            lines.iter().any(|l| l.starts_with("info depth 3 ")),
+            "{text}"
+        );
+        assert!(lines.last().unwrap().starts_with("bestmove "), "{text}");
+    }
+}
