@@ -235,6 +235,8 @@ pub fn endgame<P: Evaluate>(w: &mut Worker, pos: &P, alpha: i32, beta: i32) -> i
     let mut kids = ordered_children(pos, hash_move);
     if empties >= ENDGAME_SORT_EMPTIES && kids.len() > 2 {
         sort_by_shallow_search(w, &mut kids, hash_move, empties);
+    } else if kids.len() > 2 {
+        prefer_odd_quadrants(pos, &mut kids, hash_move);
     }
     if empties >= ENDGAME_ETC_EMPTIES
         && let Some(score) = enhanced_transposition_cutoff(w, &kids, beta)
@@ -324,6 +326,36 @@ fn stability_cutoff<P: Position>(pos: &P, empties: u32, alpha: i32) -> Option<i3
     (bound <= alpha).then_some(bound)
 }
 
+/// The quadrants (bits 0–3) holding an odd number of empty squares.
+#[inline]
+fn odd_quadrants<P: Position>(pos: &P) -> u32 {
+    let size = pos.size();
+    let mut odd = 0u32;
+    for sq in pos.empties().squares() {
+        odd ^= 1 << quadrant(sq, size);
+    }
+    odd
+}
+
+/// How much a move into a quadrant with an odd number of empty squares gains in the ordering of
+/// the endgame nodes below the shallow-search sort (about half a reply of mobility; 3% fewer
+/// nodes on FFO #40–#44 than without).
+const ENDGAME_PARITY_BONUS: i32 = 10;
+
+/// Parity ordering (as in Edax and Egaroucid): the cheap key plus a bonus for moves into
+/// quadrants with an odd number of empty squares, the hash move still first.
+fn prefer_odd_quadrants<P: Position>(pos: &P, kids: &mut [Child<P>], hash_move: u16) {
+    let size = pos.size();
+    let odd = odd_quadrants(pos);
+    for kid in kids.iter_mut() {
+        let index = kid.code as usize;
+        if kid.code != hash_move && index < size * size && odd >> quadrant(index, size) & 1 == 1 {
+            kid.key += ENDGAME_PARITY_BONUS;
+        }
+    }
+    kids.sort_unstable_by_key(|c| std::cmp::Reverse(c.key));
+}
+
 /// Which quadrant of the board a square is in (0–3).
 #[inline(always)]
 fn quadrant(index: usize, size: usize) -> u32 {
@@ -354,10 +386,7 @@ fn endgame_shallow<P: Position>(w: &mut Worker, pos: &P, alpha: i32, beta: i32) 
     let mut alpha = alpha;
     let mut best = -INFINITY;
     let size = pos.size();
-    let mut odd_quadrants = 0u32;
-    for sq in empties.squares() {
-        odd_quadrants ^= 1 << quadrant(sq, size);
-    }
+    let odd_quadrants = odd_quadrants(pos);
     let last = empties.count() == 2;
     'passes: for odd_pass in [true, false] {
         for index in placements.squares() {
