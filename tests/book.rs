@@ -2,6 +2,8 @@
 //! (resuming a build), a corrupt or truncated book (a clear error, the engine goes on without a
 //! book), and `bookrandom` staying in its window.
 
+mod common;
+
 use othel::book::{Book, embedded};
 use othel::rules::geometry::Size8;
 use othel::rules::{BoardKind, Othello, Position, Variant};
@@ -155,4 +157,38 @@ fn a_corrupt_or_truncated_book_is_an_error_and_the_engine_goes_on() {
         );
         assert!(lines.last().unwrap().starts_with("bestmove "), "{text}");
     }
+}
+
+#[test]
+fn the_8x8_book_covers_most_xot_openings() {
+    let Some(path) = common::shared_data("openings/xot-large.txt") else {
+        return;
+    };
+    let book = embedded(BoardKind::default()).unwrap();
+    let text = std::fs::read_to_string(path).unwrap();
+    let (mut lines, mut covered, mut plies, mut known) = (0, 0, 0, 0);
+    for line in text.lines().filter(|l| !l.trim().is_empty()) {
+        let moves = othel::rules::notation::parse_transcript(line.trim()).unwrap();
+        let mut pos = Othello::<Size8>::start();
+        let mut all = true;
+        for mv in moves.iter().take(8) {
+            pos = pos.play(*mv);
+            plies += 1;
+            if book.get(&pos).is_some() {
+                known += 1;
+            } else {
+                all = false;
+            }
+        }
+        lines += 1;
+        covered += all as usize;
+    }
+    let share = covered as f64 / lines as f64;
+    println!(
+        "XOT: {covered} of {lines} openings ({:.1}%) have all of plies 1-8 in the book; \
+         {known} of {plies} plies ({:.1}%)",
+        100.0 * share,
+        100.0 * known as f64 / plies as f64
+    );
+    assert!(share > 0.5, "{covered} of {lines}");
 }
