@@ -3,35 +3,14 @@
 
 mod common;
 
-use common::engine::Engine;
+use common::engine::{Engine, spawn_piped};
 use std::io::Write;
-use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
-
-fn othel() -> Command {
-    Command::new(env!("CARGO_BIN_EXE_othel"))
-}
-
-/// The engine with stdin and stdout piped, stderr dropped.
-fn spawn_piped() -> Child {
-    othel()
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .expect("the engine starts")
-}
 
 /// Runs a whole script through a pipe (the engine started with `args`) and returns the output
 /// lines.
 fn run_script_with(args: &[&str], script: &str) -> Vec<String> {
-    let mut child = othel()
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .expect("the engine starts");
+    let mut child = spawn_piped(args);
     child
         .stdin
         .take()
@@ -242,7 +221,7 @@ fn bad_input_gets_one_error_line_each_and_the_engine_goes_on() {
 
 #[test]
 fn invalid_utf8_is_an_error_line() {
-    let mut child = spawn_piped();
+    let mut child = spawn_piped(&[]);
     child
         .stdin
         .take()

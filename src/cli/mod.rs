@@ -368,11 +368,7 @@ pub fn run(command: Command) -> Result<(), CliError> {
             };
             with_position_type!(kind, P => {
                 let game = play_moves(Game::new(start_position::<P>(&setup)?), &moves)?;
-                let mut session = crate::protocol::session::new_session(kind);
-                session
-                    .set(setup.as_ref(), game.moves())
-                    .map_err(CliError::Moves)?;
-                match choice.choose(session.as_ref()) {
+                match choice.choose_position(game.position()) {
                     Some(m) => {
                         // A book move is answered without a search.
                         let score = crate::search::format_score(m.score);

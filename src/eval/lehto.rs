@@ -7,23 +7,9 @@ use crate::rules::lehto::{Lehto, LehtoGeometry, first_wave};
 use crate::rules::{Bits, Position};
 
 impl<G: LehtoGeometry> Evaluate for Lehto<G> {
-    fn terms(&self) -> Vec<Term> {
-        self.term_array().to_vec()
-    }
+    type Terms = [Term; 4];
 
-    fn evaluate(&self) -> i32 {
-        self.term_array().iter().map(|t| t.value).sum()
-    }
-
-    fn order_key(&self) -> i32 {
-        self.move_order_key()
-    }
-}
-
-impl<G: LehtoGeometry> Lehto<G> {
-    /// The terms, without allocating (the search evaluates every leaf).
-    #[inline]
-    fn term_array(&self) -> [Term; 4] {
+    fn terms(&self) -> [Term; 4] {
         let me = self.player();
         let them = self.opponent();
         let material = me.count() as i32 - them.count() as i32;
@@ -61,7 +47,7 @@ impl<G: LehtoGeometry> Lehto<G> {
     }
 
     #[inline]
-    fn move_order_key(&self) -> i32 {
+    fn order_key(&self) -> i32 {
         // After the move, the mover is the opponent: more material for it first.
         self.opponent().count() as i32 - self.player().count() as i32
     }

@@ -21,12 +21,15 @@ pub const DISC: i32 = 100;
 
 /// A position the search can evaluate.
 pub trait Evaluate: Position {
+    /// The terms as the evaluation computes them (a fixed array: no allocation per leaf).
+    type Terms: AsRef<[Term]>;
+
     /// The evaluation's terms; their sum is [`Evaluate::evaluate`].
-    fn terms(&self) -> Vec<Term>;
+    fn terms(&self) -> Self::Terms;
 
     /// The static evaluation in centi-discs from the side to move's view.
     fn evaluate(&self) -> i32 {
-        self.terms().iter().map(|t| t.value).sum()
+        self.terms().as_ref().iter().map(|t| t.value).sum()
     }
 
     /// A cheap score of the position reached by a move, from the view of the player who made it,

@@ -66,23 +66,9 @@ fn edge_stable<G: Geometry>(discs: G::Bits) -> u32 {
 }
 
 impl<G: OthelloGeometry> Evaluate for Othello<G> {
-    fn terms(&self) -> Vec<Term> {
-        self.term_array().to_vec()
-    }
+    type Terms = [Term; 8];
 
-    fn evaluate(&self) -> i32 {
-        self.term_array().iter().map(|t| t.value).sum()
-    }
-
-    fn order_key(&self) -> i32 {
-        self.move_order_key()
-    }
-}
-
-impl<G: OthelloGeometry> Othello<G> {
-    /// The terms, without allocating (the search evaluates every leaf).
-    #[inline]
-    fn term_array(&self) -> [Term; 8] {
+    fn terms(&self) -> [Term; 8] {
         let squares = G::SQUARES as i32;
         let me = self.player();
         let them = self.opponent();
@@ -146,7 +132,7 @@ impl<G: OthelloGeometry> Othello<G> {
     }
 
     #[inline]
-    fn move_order_key(&self) -> i32 {
+    fn order_key(&self) -> i32 {
         // After the move the opponent is to move: few replies for it and corners for the mover are
         // good (fastest-first with corner knowledge).
         let replies = self.placements();

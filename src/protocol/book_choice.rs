@@ -3,7 +3,7 @@
 
 use super::session::Session;
 use crate::book::{Book, BookMove, embedded};
-use crate::rules::BoardKind;
+use crate::rules::{BoardKind, Position};
 use rand::RngExt;
 use std::sync::Arc;
 
@@ -93,14 +93,21 @@ impl BookChoice {
         }
     }
 
-    /// The book move for the position, if the book knows one.
+    /// The book move for the game's position, if the book knows one.
     pub fn choose(&self, session: &dyn Session) -> Option<BookMove> {
+        let book = self.book.as_ref().filter(|b| b.kind() == session.kind())?;
+        let mut rng = rand::rng();
+        session.book_choice(book, self.window, &mut |n| rng.random_range(0..n))
+    }
+
+    /// The book move for a position, if the book knows one.
+    pub fn choose_position<P: Position>(&self, pos: &P) -> Option<BookMove> {
         let book = self.book.as_ref()?;
-        if book.kind() != session.kind() {
+        if book.kind() != BoardKind::new(P::VARIANT, pos.size()).ok()? {
             return None;
         }
         let mut rng = rand::rng();
-        session.book_choice(book, self.window, &mut |n| rng.random_range(0..n))
+        book.choose(pos, self.window, |n| rng.random_range(0..n))
     }
 
     /// Every book move of the position, best first.

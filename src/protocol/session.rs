@@ -116,7 +116,7 @@ impl<P: Evaluate> Session for GameSession<P> {
         diagram(self.0.position())
     }
     fn eval_terms(&self) -> Vec<Term> {
-        self.0.position().terms()
+        self.0.position().terms().as_ref().to_vec()
     }
     fn empties(&self) -> u32 {
         self.0.position().empty_count()

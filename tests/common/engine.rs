@@ -5,6 +5,17 @@ use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
+/// The engine started with `args`, stdin and stdout piped, stderr dropped.
+pub fn spawn_piped(args: &[&str]) -> Child {
+    Command::new(env!("CARGO_BIN_EXE_othel"))
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("the engine starts")
+}
+
 /// An engine process driven line by line.
 pub struct Engine {
     /// The process.
@@ -21,13 +32,7 @@ impl Engine {
 
     /// The engine started with `args`.
     pub fn start_with(args: &[&str]) -> Engine {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_othel"))
-            .args(args)
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn()
-            .expect("the engine starts");
+        let mut child = spawn_piped(args);
         let stdin = child.stdin.take().expect("stdin");
         let stdout: ChildStdout = child.stdout.take().expect("stdout");
         let (sender, lines) = mpsc::channel();
