@@ -110,7 +110,76 @@ macro_rules! generic_othello_geometry {
     )*};
 }
 
+#[cfg(all(target_arch = "x86_64", target_feature = "bmi2"))]
+generic_othello_geometry!(Size10, Size12, Size14, Size16);
+#[cfg(not(all(target_arch = "x86_64", target_feature = "bmi2")))]
 generic_othello_geometry!(Size4, Size6, Size10, Size12, Size14, Size16);
+
+/// The small boards (4×4, 6×6) played on the 8×8 kernels: the n×n board sits in the top-left
+/// corner of an 8×8 one whose other squares stay empty, so no line of discs runs through them and
+/// the 8×8 moves and flips, masked to the small board, are the small board's. Bit deposit and
+/// extraction (BMI2) convert between the two layouts.
+#[cfg(all(target_arch = "x86_64", target_feature = "bmi2"))]
+mod embedded {
+    use super::kernel8;
+
+    /// The squares of the 8×8 board that the n×n board occupies.
+    pub const fn frame(n: usize) -> u64 {
+        let mut mask = 0u64;
+        let mut r = 0;
+        while r < n {
+            mask |= ((1u64 << n) - 1) << (8 * r);
+            r += 1;
+        }
+        mask
+    }
+
+    #[inline(always)]
+    fn deposit(bits: u64, mask: u64) -> u64 {
+        // SAFETY: the bmi2 target feature is enabled at compile time (this module's cfg).
+        unsafe { core::arch::x86_64::_pdep_u64(bits, mask) }
+    }
+
+    #[inline(always)]
+    fn extract(bits: u64, mask: u64) -> u64 {
+        // SAFETY: as above.
+        unsafe { core::arch::x86_64::_pext_u64(bits, mask) }
+    }
+
+    #[inline(always)]
+    pub fn moves<const N: usize>(player: u64, opponent: u64) -> u64 {
+        let f = frame(N);
+        extract(kernel8::moves(deposit(player, f), deposit(opponent, f)), f)
+    }
+
+    #[inline(always)]
+    pub fn flips<const N: usize>(player: u64, opponent: u64, index: usize) -> u64 {
+        let f = frame(N);
+        let at = index / N * 8 + index % N;
+        extract(
+            kernel8::flips(deposit(player, f), deposit(opponent, f), at),
+            f,
+        )
+    }
+}
+
+macro_rules! embedded_othello_geometry {
+    ($($size:ty => $n:expr),*) => {$(
+        #[cfg(all(target_arch = "x86_64", target_feature = "bmi2"))]
+        impl OthelloGeometry for $size {
+            #[inline(always)]
+            fn moves(player: u64, opponent: u64) -> u64 {
+                embedded::moves::<$n>(player, opponent)
+            }
+            #[inline(always)]
+            fn flips(player: u64, opponent: u64, index: usize) -> u64 {
+                embedded::flips::<$n>(player, opponent, index)
+            }
+        }
+    )*};
+}
+
+embedded_othello_geometry!(Size4 => 4, Size6 => 6);
 
 impl OthelloGeometry for Size8 {
     #[inline(always)]
@@ -316,5 +385,45 @@ impl<G: OthelloGeometry> Position for Othello<G> {
         } else {
             IllegalReason::FlipsNothing
         }
+    }
+}
+
+#[cfg(test)]
+mod small_board_tests {
+    use super::*;
+
+    fn check<G: OthelloGeometry<Bits = u64>>() {
+        let all = G::ALL;
+        let mut x = 0x2545_F491_4F6C_DD1Du64;
+        let mut next = || {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            x
+        };
+        for _ in 0..5000 {
+            let occupied = (next() | next()) & all;
+            let player = occupied & next();
+            let opponent = occupied & !player;
+            assert_eq!(
+                G::moves(player, opponent),
+                generic_moves::<G>(player, opponent),
+                "{player:x} {opponent:x}"
+            );
+            for index in 0..G::SQUARES {
+                if !occupied.has(index) {
+                    assert_eq!(
+                        G::flips(player, opponent, index),
+                        generic_flips::<G>(player, opponent, index)
+                    );
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn small_boards_agree_with_the_generic_kernels() {
+        check::<Size4>();
+        check::<Size6>();
     }
 }
