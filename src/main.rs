@@ -7,6 +7,10 @@ use std::process::ExitCode;
 fn main() -> ExitCode {
     env_logger::Builder::from_env(env_logger::Env::default().default_filter_or("warn")).init();
     let cli = Cli::parse();
+    if let Err(e) = cli.install_weights() {
+        eprintln!("othel: {e}");
+        return ExitCode::FAILURE;
+    }
     let startup = cli.startup();
     let Some(command) = cli.command else {
         return ExitCode::from(othel::protocol::run_with(startup) as u8);

@@ -194,12 +194,16 @@ fn nboard_hint_3_solves_ffo_1_exactly() {
             (w[1][..2].to_string(), w[2].to_string())
         })
         .collect();
-    let expected = [("G8", "18.00"), ("H1", "12.00"), ("A2", "6.00")];
-    let expected: Vec<(String, String)> = expected
-        .iter()
-        .map(|(m, s)| (m.to_string(), s.to_string()))
-        .collect();
-    assert_eq!(exact, expected, "{lines:?}");
+    // A2 and H7 both score +6: either may be the third line.
+    let mut third = exact.get(2).cloned().unwrap_or_default();
+    if third.0 == "H7" {
+        third.0 = "A2".to_string();
+    }
+    let found = [exact[0].clone(), exact[1].clone(), third];
+    let expected = [("G8", "18.00"), ("H1", "12.00"), ("A2", "6.00")]
+        .map(|(m, s)| (m.to_string(), s.to_string()));
+    assert_eq!(exact.len(), 3, "{lines:?}");
+    assert_eq!(found, expected, "{lines:?}");
 }
 
 #[test]

@@ -40,6 +40,8 @@ pub struct Builder<'a, R: Progress> {
     growth: Growth,
     progress: R,
     searched: usize,
+    /// Whether a value changed in the current pass of [`Builder::grow`].
+    changed: bool,
     stop: AtomicBool,
 }
 
@@ -59,6 +61,7 @@ impl<'a, R: Progress> Builder<'a, R> {
             growth,
             progress,
             searched: 0,
+            changed: false,
             stop: AtomicBool::new(false),
         }
     }
@@ -107,10 +110,20 @@ impl<'a, R: Progress> Builder<'a, R> {
         self.progress.searched(self.searched, book);
     }
 
-    /// Grows the tree from `root` (expanding `plies` plies) and negamaxes it.
+    /// Grows the tree from `root` (expanding `plies` plies) and negamaxes it. Which moves are
+    /// within the width of the best depends on values that change as the tree grows below them,
+    /// so the tree is grown again until a pass searches nothing and changes no value: a finished
+    /// build run again has nothing to do.
     pub fn grow<P: Evaluate>(&mut self, book: &mut Book, root: &P) {
-        let mut visited = HashSet::new();
-        self.grow_node(book, root, 0, &mut visited);
+        loop {
+            let searched = self.searched;
+            self.changed = false;
+            let mut visited = HashSet::new();
+            self.grow_node(book, root, 0, &mut visited);
+            if self.searched == searched && !self.changed {
+                break;
+            }
+        }
     }
 
     fn grow_node<P: Evaluate>(
@@ -140,7 +153,7 @@ impl<'a, R: Progress> Builder<'a, R> {
                 self.grow_node(book, child, ply + 1, visited);
             }
         }
-        negamax(book, pos);
+        self.changed |= negamax(book, pos);
     }
 
     /// Adds the positions of a game (from `start`, its `moves`): each counted once more, new ones
@@ -177,10 +190,10 @@ impl<'a, R: Progress> Builder<'a, R> {
 
 /// Sets the book value of `pos` from its children in the book: their best when every move is in
 /// the book, else the better of that and the position's own search (which stands for the moves
-/// the book does not hold).
-pub fn negamax<P: Position>(book: &mut Book, pos: &P) {
+/// the book does not hold). Says whether the value changed.
+pub fn negamax<P: Position>(book: &mut Book, pos: &P) -> bool {
     let Some(mut entry) = book.get(pos) else {
-        return;
+        return false;
     };
     let kids = children(pos);
     let known: Vec<i32> = kids
@@ -195,7 +208,9 @@ pub fn negamax<P: Position>(book: &mut Book, pos: &P) {
     if score != entry.score {
         entry.score = score;
         book.insert(pos, entry);
+        return true;
     }
+    false
 }
 
 #[cfg(test)]

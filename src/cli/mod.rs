@@ -2,6 +2,7 @@
 
 mod book_commands;
 mod search_commands;
+mod train_commands;
 
 use crate::rules::diagram::diagram;
 use crate::rules::game::{Game, GameError};
@@ -41,9 +42,25 @@ pub struct Cli {
     /// Play any book move within this many discs of the best [default: 0].
     #[arg(long)]
     pub bookrandom: Option<usize>,
+    /// Evaluate with this weights file (from `othel train fit`) instead of the built-in weights of
+    /// its board size; for the engine and every subcommand.
+    #[arg(long, global = true)]
+    pub weights: Option<std::path::PathBuf>,
 }
 
 impl Cli {
+    /// Installs the weights file given by `--weights`, if any (before any evaluation).
+    pub fn install_weights(&self) -> Result<(), CliError> {
+        let Some(path) = &self.weights else {
+            return Ok(());
+        };
+        let bytes = std::fs::read(path).map_err(|e| CliError::File(path.clone(), e))?;
+        let weights = crate::eval::weights::Weights::from_bytes(&bytes)
+            .map_err(|e| CliError::Train(format!("{}: {e}", path.display())))?;
+        crate::eval::model::install(weights)
+            .map_err(|e| CliError::Train(format!("{}: {e}", path.display())))
+    }
+
     /// How the protocol starts when no subcommand is given.
     pub fn startup(&self) -> crate::protocol::Startup {
         use crate::protocol::Mode;
@@ -139,6 +156,12 @@ pub enum Command {
     },
     /// Plays engines against each other (round robin over openings) and reports who is stronger.
     Match(Box<MatchArgs>),
+    /// Trains the pattern evaluation: self-play samples, then a least-squares fit.
+    Train {
+        /// What to do.
+        #[command(subcommand)]
+        command: train_commands::TrainCommand,
+    },
     /// Searches a fixed list of positions to a fixed depth; the last line is
     /// `<nodes> nodes <nps> nps` (the node count is the same on every run with one thread).
     Bench {
@@ -259,6 +282,8 @@ pub enum CliError {
     Match(String),
     /// A book that cannot be read, written or built.
     Book(String),
+    /// Training data or weights that cannot be made, read or written.
+    Train(String),
 }
 
 impl fmt::Display for CliError {
@@ -267,6 +292,7 @@ impl fmt::Display for CliError {
             CliError::Board(e) => write!(f, "bad --board: {e}"),
             CliError::Match(e) => write!(f, "match: {e}"),
             CliError::Book(e) => write!(f, "book: {e}"),
+            CliError::Train(e) => write!(f, "train: {e}"),
             CliError::Size(e) => e.fmt(f),
             CliError::Conflict(s) => f.write_str(s),
             CliError::Moves(e) => e.fmt(f),
@@ -383,6 +409,7 @@ pub fn run(command: Command) -> Result<(), CliError> {
         Command::Bench { depth, engine } => search_commands::bench(depth, &engine)?,
         Command::Match(args) => run_match(&args)?,
         Command::Book { command } => book_commands::run(command)?,
+        Command::Train { command } => train_commands::run(command)?,
     }
     Ok(())
 }

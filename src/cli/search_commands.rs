@@ -102,11 +102,13 @@ pub fn solve(file: &Path, wld: bool, engine: &EngineArgs) -> Result<(), CliError
             r.time.as_secs_f64()
         );
         if let Some(expected) = obf.best_score() {
-            let wrong = match r.precision {
-                Precision::WinLossDraw => score.signum() != expected.signum(),
-                _ => score != expected,
+            // A win/loss/draw solve only answers for the sign, of the score and of its move.
+            let differs = |a: i32, b: i32| match r.precision {
+                Precision::WinLossDraw => a.signum() != b.signum(),
+                _ => a != b,
             };
-            let wrong_move = !wrong && file_score.is_some_and(|s| s != expected);
+            let wrong = differs(score, expected);
+            let wrong_move = !wrong && file_score.is_some_and(|s| differs(s, expected));
             if wrong || wrong_move {
                 let message = format!(
                     "#{count} (line {}): {best} scores {shown}, the file's best is {expected:+}",

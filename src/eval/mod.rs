@@ -1,9 +1,12 @@
 //! Static evaluation: a score for a position without search, in centi-discs (1/100 of a disc) from
-//! the view of the player to move. This is the baseline, hand-weighted evaluation; a trained one
-//! will replace it.
+//! the view of the player to move. Othello boards with trained weights (see `weights/`) use the
+//! pattern evaluation; the others use the hand-weighted baseline.
 
 mod lehto;
+pub mod model;
 mod othello;
+pub mod patterns;
+pub mod weights;
 
 use crate::rules::Position;
 
@@ -14,6 +17,29 @@ pub struct Term {
     pub name: &'static str,
     /// Its contribution, in centi-discs.
     pub value: i32,
+}
+
+/// Up to `N` terms (an evaluation whose number of terms depends on the board).
+#[derive(Clone, Copy, Debug)]
+pub struct TermList<const N: usize> {
+    terms: [Term; N],
+    len: usize,
+}
+
+impl<const N: usize> TermList<N> {
+    /// The first `len` of `terms`.
+    pub fn new(terms: [Term; N], len: usize) -> Self {
+        TermList {
+            terms,
+            len: len.min(N),
+        }
+    }
+}
+
+impl<const N: usize> AsRef<[Term]> for TermList<N> {
+    fn as_ref(&self) -> &[Term] {
+        &self.terms[..self.len]
+    }
 }
 
 /// Centi-discs per disc.

@@ -1,8 +1,11 @@
-//! The baseline Othello evaluation, for every board size: mobility, potential mobility, corners,
-//! X- and C-squares beside empty corners, edge-anchored stable discs and parity, weighted by the
-//! game's phase (the share of empty squares).
+//! The Othello evaluation: the trained pattern evaluation ([`super::model`]) on the boards that
+//! have weights, and otherwise the baseline for every board size: mobility, potential mobility,
+//! corners, X- and C-squares beside empty corners, edge-anchored stable discs and parity, weighted
+//! by the game's phase (the share of empty squares).
 
-use super::{DISC, Evaluate, Term, phased};
+use super::model::{Model, model};
+use super::patterns::Group;
+use super::{DISC, Evaluate, Term, TermList, phased};
 use crate::rules::geometry::{Geometry, neighbours};
 use crate::rules::othello::{Othello, OthelloGeometry};
 use crate::rules::{Bits, Position};
@@ -65,10 +68,36 @@ fn edge_stable<G: Geometry>(discs: G::Bits) -> u32 {
     stable.count()
 }
 
-impl<G: OthelloGeometry> Evaluate for Othello<G> {
-    type Terms = [Term; 8];
+/// The trained evaluation of the board `G`, if it has weights (boards of up to 8×8 only).
+#[inline(always)]
+fn trained<G: Geometry>() -> Option<&'static Model> {
+    if G::SIZE <= 8 { model(G::SIZE) } else { None }
+}
 
-    fn terms(&self) -> [Term; 8] {
+/// What the trained evaluation's terms are called.
+const TRAINED_TERMS: [&str; 6] = [
+    Group::ALL[0].name(),
+    Group::ALL[1].name(),
+    Group::ALL[2].name(),
+    Group::ALL[3].name(),
+    "mobility",
+    "constant",
+];
+
+impl<G: OthelloGeometry> Othello<G> {
+    /// The inputs of the trained evaluation: both sides' discs and mobilities, and the empties.
+    #[inline(always)]
+    fn model_inputs(&self) -> (u64, u64, u32, u32, u32) {
+        (
+            self.player().low64(),
+            self.opponent().low64(),
+            self.empty_count(),
+            self.placements().count(),
+            self.opponent_placements().count(),
+        )
+    }
+
+    fn baseline_terms(&self) -> [Term; 8] {
         let squares = G::SQUARES as i32;
         let me = self.player();
         let them = self.opponent();
@@ -130,6 +159,42 @@ impl<G: OthelloGeometry> Evaluate for Othello<G> {
             },
         ]
     }
+}
+
+impl<G: OthelloGeometry> Evaluate for Othello<G> {
+    type Terms = TermList<8>;
+
+    fn terms(&self) -> TermList<8> {
+        match trained::<G>() {
+            Some(model) => {
+                let (p, o, e, mine, theirs) = self.model_inputs();
+                let parts = model.parts(p, o, e, mine, theirs);
+                let mut terms = [Term { name: "", value: 0 }; 8];
+                for (k, name) in TRAINED_TERMS.iter().enumerate() {
+                    terms[k] = Term {
+                        name,
+                        value: parts[k],
+                    };
+                }
+                // The sum is clamped as in `evaluate`.
+                let total: i32 = parts.iter().sum();
+                terms[5].value += clamp::<G>(total) - total;
+                TermList::new(terms, TRAINED_TERMS.len())
+            }
+            None => TermList::new(self.baseline_terms(), 8),
+        }
+    }
+
+    #[inline]
+    fn evaluate(&self) -> i32 {
+        match trained::<G>() {
+            Some(model) => {
+                let (p, o, e, mine, theirs) = self.model_inputs();
+                clamp::<G>(model.evaluate(p, o, e, mine, theirs))
+            }
+            None => self.baseline_terms().iter().map(|t| t.value).sum(),
+        }
+    }
 
     #[inline]
     fn order_key(&self) -> i32 {
@@ -143,5 +208,66 @@ impl<G: OthelloGeometry> Evaluate for Othello<G> {
         // Empty squares next to the mover's discs: the opponent's moves to come.
         let potential = (neighbours::<G>(self.opponent()) & self.empties()).count() as i32;
         -16 * replies.count() as i32 + 24 * mover_corners - 24 * reply_corners - 4 * potential
+    }
+}
+
+/// Keeps a heuristic score inside the range of final scores.
+#[inline(always)]
+fn clamp<G: Geometry>(score: i32) -> i32 {
+    let bound = (G::SQUARES as i32 - 1) * DISC;
+    score.clamp(-bound, bound)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::geometry::{Size6, Size8, Size10};
+    use crate::rules::notation::Setup;
+    use crate::rules::symmetry::Symmetry;
+
+    /// Positions along seeded random games.
+    fn positions<G: OthelloGeometry>(games: u64) -> Vec<Othello<G>> {
+        let mut out = Vec::new();
+        for game in 0..games {
+            let mut x = 0x9E37_79B9_7F4A_7C15u64 ^ game.wrapping_mul(0x2545_F491_4F6C_DD1D);
+            let mut pos = Othello::<G>::start();
+            while !pos.is_game_over() {
+                out.push(pos);
+                let moves = pos.legal_moves();
+                x ^= x << 13;
+                x ^= x >> 7;
+                x ^= x << 17;
+                pos = pos.play_unchecked(moves[(x % moves.len() as u64) as usize]);
+            }
+        }
+        out
+    }
+
+    fn check<G: OthelloGeometry>(trained: bool) {
+        assert_eq!(
+            super::trained::<G>().is_some(),
+            trained,
+            "{}x{}",
+            G::SIZE,
+            G::SIZE
+        );
+        for pos in positions::<G>(20) {
+            let score = pos.evaluate();
+            let terms: i32 = pos.terms().as_ref().iter().map(|t| t.value).sum();
+            assert_eq!(terms, score);
+            assert!(score.abs() < G::SQUARES as i32 * DISC);
+            let setup = Setup::from_position(&pos);
+            for sym in Symmetry::all() {
+                let image: Othello<G> = setup.transformed(sym).to_position().unwrap();
+                assert_eq!(image.evaluate(), score, "{sym:?} of {setup}");
+            }
+        }
+    }
+
+    #[test]
+    fn the_evaluation_is_the_same_under_every_symmetry_and_sums_its_terms() {
+        check::<Size8>(true);
+        check::<Size6>(true);
+        check::<Size10>(false);
     }
 }

@@ -47,6 +47,9 @@ pub trait Bits:
     /// A well-mixed 64-bit hash of the set (for transposition tables).
     fn hash64(self) -> u64;
 
+    /// Squares 0 to 63 of the set (all of it on boards up to 8×8).
+    fn low64(self) -> u64;
+
     /// Whether the set is empty.
     #[inline(always)]
     fn is_empty(self) -> bool {
@@ -118,6 +121,10 @@ macro_rules! impl_bits_for_int {
                     h = mix(h ^ (self >> (64 * word)) as u64);
                 }
                 h
+            }
+            #[inline(always)]
+            fn low64(self) -> u64 {
+                self as u64
             }
         }
     };
@@ -234,6 +241,10 @@ impl<const W: usize> Bits for Wide<W> {
     #[inline(always)]
     fn hash64(self) -> u64 {
         self.0.iter().fold(0, |h, &w| mix(h ^ w))
+    }
+    #[inline(always)]
+    fn low64(self) -> u64 {
+        self.0[0]
     }
     #[inline(always)]
     fn without_lowest(self) -> Self {

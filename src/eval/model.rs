@@ -1,0 +1,350 @@
+//! The trained pattern evaluation: the weights of a board size laid over its pattern instances,
+//! ready to score positions. The shipped weights are embedded in the binary; a weights file can be
+//! installed instead before the first evaluation (for training the next generation).
+
+use super::patterns::{Group, Instance, extract, instances, patterns};
+use super::weights::{SCALARS, Weights, WeightsError, layout, phase_of};
+use std::sync::OnceLock;
+
+/// One placed pattern, flattened for the evaluation loop.
+#[derive(Clone, Copy, Debug)]
+struct Placed {
+    mask: u64,
+    /// Start of its bits-to-base-3 table in [`Model::ternary`].
+    table: u32,
+    /// Start of its pattern's weights within a phase.
+    offset: u32,
+    group: u8,
+}
+
+/// A board size's patterns and trained weights.
+#[derive(Debug)]
+pub struct Model {
+    size: usize,
+    phases: usize,
+    stride: usize,
+    placed: Vec<Placed>,
+    ternary: Vec<u16>,
+    values: Vec<i16>,
+}
+
+/// The feature values of one position: a weight index per pattern instance and the scalars.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Features {
+    /// For each instance, the index of its weight within a phase.
+    pub indices: Vec<u32>,
+    /// The scalar features ([`SCALARS`] of them).
+    pub scalars: [i32; SCALARS],
+}
+
+/// The scalar features: the mobility of each side and a constant.
+#[inline(always)]
+pub fn scalars(my_moves: u32, their_moves: u32) -> [i32; SCALARS] {
+    [my_moves as i32, their_moves as i32, 1]
+}
+
+impl Model {
+    /// Lays `weights` over the patterns of their board.
+    pub fn new(weights: Weights) -> Result<Model, WeightsError> {
+        let list = patterns(weights.size);
+        let (offsets, stride) = layout(&list);
+        if weights.stride() != stride || weights.values.len() != stride * weights.phases {
+            return Err(WeightsError::Shape {
+                expected: stride,
+                found: weights.stride(),
+            });
+        }
+        let mut ternary = Vec::new();
+        let mut starts: std::collections::HashMap<Vec<u16>, usize> = Default::default();
+        let mut placed = Vec::new();
+        for Instance {
+            pattern,
+            mask,
+            ternary: table,
+        } in instances(weights.size, &list)
+        {
+            // Instances with the same table share it.
+            let start = *starts.entry(table).or_insert_with_key(|table| {
+                ternary.extend_from_slice(table);
+                ternary.len() - table.len()
+            });
+            let group = Group::ALL
+                .iter()
+                .position(|g| *g == list[pattern].group)
+                .unwrap_or(0);
+            placed.push(Placed {
+                mask,
+                table: start as u32,
+                offset: offsets[pattern] as u32,
+                group: group as u8,
+            });
+        }
+        Ok(Model {
+            size: weights.size,
+            phases: weights.phases,
+            stride,
+            placed,
+            ternary,
+            values: weights.values,
+        })
+    }
+
+    /// The board side.
+    pub fn size(&self) -> usize {
+        self.size
+    }
+
+    /// The features of a position (`player` to move).
+    pub fn features(
+        &self,
+        player: u64,
+        opponent: u64,
+        my_moves: u32,
+        their_moves: u32,
+    ) -> Features {
+        Features {
+            indices: self
+                .placed
+                .iter()
+                .map(|p| p.offset + self.index(p, player, opponent))
+                .collect(),
+            scalars: scalars(my_moves, their_moves),
+        }
+    }
+
+    #[inline(always)]
+    fn index(&self, p: &Placed, player: u64, opponent: u64) -> u32 {
+        let t = &self.ternary[p.table as usize..];
+        t[extract(player, p.mask) as usize] as u32
+            + 2 * t[extract(opponent, p.mask) as usize] as u32
+    }
+
+    #[inline(always)]
+    fn phase_values(&self, empties: u32) -> &[i16] {
+        let phase = phase_of(empties as usize, self.phases);
+        &self.values[phase * self.stride..(phase + 1) * self.stride]
+    }
+
+    /// The score in centi-discs from the view of `player`, to move.
+    #[inline]
+    pub fn evaluate(
+        &self,
+        player: u64,
+        opponent: u64,
+        empties: u32,
+        my_moves: u32,
+        their_moves: u32,
+    ) -> i32 {
+        let w = self.phase_values(empties);
+        let mut sum = 0;
+        for p in &self.placed {
+            sum += w[(p.offset + self.index(p, player, opponent)) as usize] as i32;
+        }
+        sum + self.scalar_sum(w, my_moves, their_moves)
+    }
+
+    fn scalar_sum(&self, w: &[i16], my_moves: u32, their_moves: u32) -> i32 {
+        let s = scalars(my_moves, their_moves);
+        let base = self.stride - SCALARS;
+        (0..SCALARS).map(|k| w[base + k] as i32 * s[k]).sum()
+    }
+
+    /// The evaluation split by pattern group, then mobility and the constant (their sum is
+    /// [`Model::evaluate`]).
+    pub fn parts(
+        &self,
+        player: u64,
+        opponent: u64,
+        empties: u32,
+        my_moves: u32,
+        their_moves: u32,
+    ) -> [i32; 6] {
+        let w = self.phase_values(empties);
+        let mut out = [0; 6];
+        for p in &self.placed {
+            out[p.group as usize] +=
+                w[(p.offset + self.index(p, player, opponent)) as usize] as i32;
+        }
+        let base = self.stride - SCALARS;
+        let s = scalars(my_moves, their_moves);
+        out[4] = w[base] as i32 * s[0] + w[base + 1] as i32 * s[1];
+        out[5] = w[base + 2] as i32 * s[2];
+        out
+    }
+}
+
+/// The weights shipped with othel, by board side.
+fn embedded(size: usize) -> Option<&'static [u8]> {
+    match size {
+        6 => Some(include_bytes!("../../weights/othello-6.weights")),
+        8 => Some(include_bytes!("../../weights/othello-8.weights")),
+        _ => None,
+    }
+}
+
+static MODEL_6: OnceLock<Option<Model>> = OnceLock::new();
+static MODEL_8: OnceLock<Option<Model>> = OnceLock::new();
+
+fn slot(size: usize) -> Option<&'static OnceLock<Option<Model>>> {
+    match size {
+        6 => Some(&MODEL_6),
+        8 => Some(&MODEL_8),
+        _ => None,
+    }
+}
+
+/// The pattern evaluation of a board side, when it has trained weights.
+#[inline]
+pub fn model(size: usize) -> Option<&'static Model> {
+    slot(size)?
+        .get_or_init(|| {
+            let bytes = embedded(size)?;
+            match Weights::from_bytes(bytes).and_then(Model::new) {
+                Ok(model) => Some(model),
+                Err(e) => {
+                    log::error!("embedded {size}x{size} weights unusable: {e}");
+                    None
+                }
+            }
+        })
+        .as_ref()
+}
+
+/// Why weights could not be installed.
+#[derive(Debug)]
+pub enum InstallError {
+    /// The file is bad.
+    Weights(WeightsError),
+    /// An evaluation of that size already ran with other weights.
+    AlreadyInUse(usize),
+}
+
+impl std::fmt::Display for InstallError {
+    fn fmt(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+        match self {
+            InstallError::Weights(e) => e.fmt(f),
+            InstallError::AlreadyInUse(n) => {
+                write!(f, "the {n}x{n} evaluation is already in use")
+            }
+        }
+    }
+}
+
+impl std::error::Error for InstallError {}
+
+/// Uses `weights` instead of the embedded ones (before any evaluation of that size).
+pub fn install(weights: Weights) -> Result<(), InstallError> {
+    let size = weights.size;
+    let model = Model::new(weights).map_err(InstallError::Weights)?;
+    let slot = slot(size).ok_or(InstallError::Weights(WeightsError::UnsupportedSize(size)))?;
+    slot.set(Some(model))
+        .map_err(|_| InstallError::AlreadyInUse(size))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::eval::patterns::pow3;
+    use crate::eval::weights::phase_count;
+
+    fn xorshift(x: &mut u64) -> u64 {
+        *x ^= *x << 13;
+        *x ^= *x >> 7;
+        *x ^= *x << 17;
+        *x
+    }
+
+    /// Weights where every value differs, so that any index mix-up shows.
+    fn distinct(size: usize) -> Weights {
+        let mut w = Weights::zero(size).unwrap();
+        let mut x = 7;
+        for v in w.values.iter_mut() {
+            *v = (xorshift(&mut x) % 2001) as i16 - 1000;
+        }
+        w
+    }
+
+    /// The evaluation by its definition: walk each placed pattern's squares in the pattern's order.
+    fn by_definition(
+        w: &Weights,
+        player: u64,
+        opponent: u64,
+        my_moves: u32,
+        their_moves: u32,
+    ) -> i32 {
+        let n = w.size;
+        let list = patterns(n);
+        let (offsets, stride) = layout(&list);
+        let empties = n * n - (player | opponent).count_ones() as usize;
+        let phase = phase_of(empties, phase_count(n));
+        let values = &w.values[phase * stride..(phase + 1) * stride];
+        let mut sum = 0;
+        for (p, pattern) in list.iter().enumerate() {
+            let mut masks: Vec<u64> = Vec::new();
+            for sym in crate::rules::symmetry::Symmetry::all() {
+                let squares: Vec<usize> = pattern
+                    .squares
+                    .iter()
+                    .map(|&(r, c)| {
+                        let (r, c) = sym.apply(r, c, n);
+                        r * n + c
+                    })
+                    .collect();
+                let mask = squares.iter().fold(0u64, |m, &s| m | 1 << s);
+                if masks.contains(&mask) {
+                    continue;
+                }
+                masks.push(mask);
+                let index: usize = squares
+                    .iter()
+                    .enumerate()
+                    .map(|(k, &s)| {
+                        let digit = if player >> s & 1 == 1 {
+                            1
+                        } else if opponent >> s & 1 == 1 {
+                            2
+                        } else {
+                            0
+                        };
+                        digit * pow3(k)
+                    })
+                    .sum();
+                sum += values[offsets[p] + index] as i32;
+            }
+        }
+        let base = stride - SCALARS;
+        sum + values[base] as i32 * my_moves as i32
+            + values[base + 1] as i32 * their_moves as i32
+            + values[base + 2] as i32
+    }
+
+    #[test]
+    fn the_fast_evaluation_follows_the_definition() {
+        for size in [6, 8] {
+            let w = distinct(size);
+            let model = Model::new(w.clone()).unwrap();
+            let all = if size == 8 {
+                u64::MAX
+            } else {
+                (1u64 << 36) - 1
+            };
+            let mut x = 12345;
+            for _ in 0..300 {
+                let occupied = xorshift(&mut x) & xorshift(&mut x) & all | xorshift(&mut x) & all;
+                let player = occupied & xorshift(&mut x);
+                let opponent = occupied & !player;
+                let empties = size as u32 * size as u32 - occupied.count_ones();
+                let (m, t) = (xorshift(&mut x) as u32 % 20, xorshift(&mut x) as u32 % 20);
+                let expected = by_definition(&w, player, opponent, m, t);
+                assert_eq!(model.evaluate(player, opponent, empties, m, t), expected);
+                assert_eq!(
+                    model
+                        .parts(player, opponent, empties, m, t)
+                        .iter()
+                        .sum::<i32>(),
+                    expected
+                );
+            }
+        }
+    }
+}

@@ -1,0 +1,289 @@
+//! The patterns of the trained Othello evaluation: groups of squares (an edge with its two
+//! X-squares, a 3×3 and a 2×5 corner block, the inner rows, the diagonals) whose every combination
+//! of discs carries a learned weight (the idea of Buro's Logistello, followed by Edax and
+//! Egaroucid). Each pattern is written once, for the top-left corner or the top edge, and placed
+//! on the board under the 8 symmetries of the square; the images that cover the same squares are
+//! one instance.
+//!
+//! A configuration's index is the base-3 number of its squares in the pattern's own order (0
+//! empty, 1 the player to move, 2 the opponent). The evaluation finds it with two bit extractions
+//! (one per colour) and a table from the extracted bits to their base-3 value in that order.
+
+use crate::rules::symmetry::Symmetry;
+
+/// One pattern: its name and its squares as (row, column) in the canonical orientation.
+#[derive(Clone, Debug)]
+pub struct Pattern {
+    /// For reports.
+    pub name: &'static str,
+    /// What it is summed under in the evaluation's terms.
+    pub group: Group,
+    /// The squares, in the order of the base-3 digits (first = least significant).
+    pub squares: Vec<(usize, usize)>,
+}
+
+/// The families the evaluation reports separately.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Group {
+    /// Edge + 2 X-squares.
+    Edges,
+    /// The corner blocks.
+    Corners,
+    /// Inner rows and columns.
+    Lines,
+    /// Diagonals.
+    Diagonals,
+}
+
+impl Group {
+    /// Every group, in report order.
+    pub const ALL: [Group; 4] = [Group::Edges, Group::Corners, Group::Lines, Group::Diagonals];
+
+    /// For reports.
+    pub const fn name(self) -> &'static str {
+        match self {
+            Group::Edges => "edge patterns",
+            Group::Corners => "corner patterns",
+            Group::Lines => "line patterns",
+            Group::Diagonals => "diagonal patterns",
+        }
+    }
+}
+
+/// The patterns of an n×n board (n even, 6 ≤ n ≤ 8: boards whose bits fit a `u64`).
+pub fn patterns(n: usize) -> Vec<Pattern> {
+    let mut list = Vec::new();
+    let mut edge: Vec<_> = (0..n).map(|c| (0, c)).collect();
+    edge.extend([(1, 1), (1, n - 2)]);
+    list.push(Pattern {
+        name: "edge+2x",
+        group: Group::Edges,
+        squares: edge,
+    });
+    list.push(Pattern {
+        name: "corner 3x3",
+        group: Group::Corners,
+        squares: (0..3).flat_map(|r| (0..3).map(move |c| (r, c))).collect(),
+    });
+    list.push(Pattern {
+        name: "corner 2x5",
+        group: Group::Corners,
+        squares: (0..2).flat_map(|r| (0..5).map(move |c| (r, c))).collect(),
+    });
+    const LINE_NAMES: [&str; 3] = ["row 2", "row 3", "row 4"];
+    for (row, name) in (1..n / 2).zip(LINE_NAMES) {
+        list.push(Pattern {
+            name,
+            group: Group::Lines,
+            squares: (0..n).map(|c| (row, c)).collect(),
+        });
+    }
+    const DIAGONAL_NAMES: [&str; 5] = [
+        "diagonal 8",
+        "diagonal 7",
+        "diagonal 6",
+        "diagonal 5",
+        "diagonal 4",
+    ];
+    for (len, name) in (4..=n).rev().zip(&DIAGONAL_NAMES[8 - n..]) {
+        list.push(Pattern {
+            name,
+            group: Group::Diagonals,
+            squares: (0..len).map(|i| (i, i + n - len)).collect(),
+        });
+    }
+    list
+}
+
+/// One placement of a pattern on the board.
+#[derive(Clone, Debug)]
+pub struct Instance {
+    /// The pattern's number in [`patterns`].
+    pub pattern: usize,
+    /// Its squares as a bit mask.
+    pub mask: u64,
+    /// From the mask's bits in ascending square order (as a bit extraction yields them) to their
+    /// base-3 value in the pattern's own order.
+    pub ternary: Vec<u16>,
+}
+
+/// 3 to the power `k`.
+pub const fn pow3(k: usize) -> usize {
+    let mut p = 1;
+    let mut i = 0;
+    while i < k {
+        p *= 3;
+        i += 1;
+    }
+    p
+}
+
+/// Every distinct placement of every pattern on the n×n board.
+pub fn instances(n: usize, patterns: &[Pattern]) -> Vec<Instance> {
+    let mut out = Vec::new();
+    for (index, pattern) in patterns.iter().enumerate() {
+        let mut seen: Vec<u64> = Vec::new();
+        for sym in Symmetry::all() {
+            let placed: Vec<usize> = pattern
+                .squares
+                .iter()
+                .map(|&(r, c)| {
+                    let (r, c) = sym.apply(r, c, n);
+                    r * n + c
+                })
+                .collect();
+            let mask = placed.iter().fold(0u64, |m, &sq| m | 1 << sq);
+            if seen.contains(&mask) {
+                continue;
+            }
+            seen.push(mask);
+            // The j-th set bit of the mask is square `ascending[j]`; its digit is its place in
+            // the pattern's order.
+            let mut ascending = placed.clone();
+            ascending.sort_unstable();
+            let digit: Vec<usize> = ascending
+                .iter()
+                .map(|sq| placed.iter().position(|p| p == sq).unwrap_or(0))
+                .collect();
+            let ternary = (0..1usize << placed.len())
+                .map(|bits| {
+                    (0..placed.len())
+                        .filter(|j| bits >> j & 1 == 1)
+                        .map(|j| pow3(digit[j]))
+                        .sum::<usize>() as u16
+                })
+                .collect();
+            out.push(Instance {
+                pattern: index,
+                mask,
+                ternary,
+            });
+        }
+    }
+    out
+}
+
+/// For each configuration of a pattern, the smallest index among its images under the pattern's
+/// own symmetries (a row read backwards, a corner block mirrored on its diagonal): configurations
+/// that are the same seen from another side share one weight in training.
+pub fn canonical_indices(n: usize, pattern: &Pattern) -> Vec<u32> {
+    let len = pattern.squares.len();
+    let set: Vec<(usize, usize)> = pattern.squares.clone();
+    // Permutations of the digits under which the pattern maps onto itself.
+    let mut perms: Vec<Vec<usize>> = Vec::new();
+    for sym in Symmetry::all() {
+        let image: Option<Vec<usize>> = set
+            .iter()
+            .map(|&(r, c)| {
+                let to = sym.apply(r, c, n);
+                set.iter().position(|&s| s == to)
+            })
+            .collect();
+        if let Some(perm) = image
+            && !perms.contains(&perm)
+        {
+            perms.push(perm);
+        }
+    }
+    (0..pow3(len))
+        .map(|index| {
+            let digits: Vec<usize> = (0..len).map(|k| index / pow3(k) % 3).collect();
+            perms
+                .iter()
+                .map(|perm| (0..len).map(|k| digits[k] * pow3(perm[k])).sum::<usize>())
+                .min()
+                .unwrap_or(index) as u32
+        })
+        .collect()
+}
+
+/// Gathers the bits of `bits` under `mask` into the low bits, in ascending order.
+#[inline(always)]
+pub fn extract(bits: u64, mask: u64) -> u64 {
+    #[cfg(all(target_arch = "x86_64", target_feature = "bmi2"))]
+    {
+        // SAFETY: the bmi2 target feature is enabled at compile time.
+        unsafe { core::arch::x86_64::_pext_u64(bits, mask) }
+    }
+    #[cfg(not(all(target_arch = "x86_64", target_feature = "bmi2")))]
+    {
+        extract_portable(bits, mask)
+    }
+}
+
+/// The portable twin of [`extract`].
+pub fn extract_portable(bits: u64, mut mask: u64) -> u64 {
+    let mut out = 0;
+    let mut k = 0;
+    while mask != 0 {
+        let low = mask & mask.wrapping_neg();
+        if bits & low != 0 {
+            out |= 1 << k;
+        }
+        k += 1;
+        mask ^= low;
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_fast_extraction_agrees_with_the_portable_one() {
+        let mut x = 0x9E37_79B9_7F4A_7C15u64;
+        for _ in 0..1000 {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            let mask = x.rotate_left(17) & x.rotate_right(5);
+            assert_eq!(extract(x, mask), extract_portable(x, mask));
+        }
+    }
+
+    #[test]
+    fn instances_cover_each_placement_once() {
+        let list = patterns(8);
+        let counts: Vec<usize> = (0..list.len())
+            .map(|p| {
+                instances(8, &list)
+                    .iter()
+                    .filter(|i| i.pattern == p)
+                    .count()
+            })
+            .collect();
+        // edge, 3x3, 2x5, rows 2-4, diagonals 8..4
+        assert_eq!(counts, vec![4, 4, 8, 4, 4, 4, 2, 4, 4, 4, 4]);
+        assert_eq!(patterns(6).len(), 3 + 2 + 3);
+    }
+
+    #[test]
+    fn ternary_tables_follow_the_pattern_order() {
+        let list = patterns(8);
+        for inst in instances(8, &list) {
+            let squares = &list[inst.pattern].squares;
+            // A single disc on each square in turn has the digit of its place.
+            let ones: Vec<usize> = (0..squares.len())
+                .map(|j| inst.ternary[1 << j] as usize)
+                .collect();
+            let mut sorted = ones.clone();
+            sorted.sort_unstable();
+            let expected: Vec<usize> = (0..squares.len()).map(pow3).collect();
+            assert_eq!(sorted, expected);
+        }
+    }
+
+    #[test]
+    fn canonical_index_is_shared_by_mirror_images() {
+        let list = patterns(8);
+        let row = &list[3];
+        let canon = canonical_indices(8, row);
+        // A disc on the first square and the same disc on the last are the same configuration.
+        assert_eq!(canon[1], canon[pow3(7)]);
+        assert_eq!(canon[1], 1);
+        // The 2x5 corner block has no symmetry of its own.
+        let block = canonical_indices(8, &list[2]);
+        assert!(block.iter().enumerate().all(|(i, &c)| i as u32 == c));
+    }
+}

@@ -1,0 +1,279 @@
+//! Trained weights of the pattern evaluation and their file format.
+//!
+//! A weights file is `OTHELWT1`, the board side (u8), the number of phases (u8), the values per
+//! phase (u32, little-endian), then every value (i16, centi-discs) phase after phase as a stream of
+//! zigzag varints where a 0 is followed by a varint count of zeros in the run (unseen
+//! configurations keep weight 0, so most of a table is runs of zeros).
+
+use super::patterns::{Pattern, patterns, pow3};
+use std::fmt;
+
+const MAGIC: &[u8; 8] = b"OTHELWT1";
+
+/// The scalar features after the pattern tables: the mobility of the side to move, the
+/// opponent's, and a constant.
+pub const SCALARS: usize = 3;
+
+/// What is wrong with a weights file.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum WeightsError {
+    /// It does not start with the magic bytes.
+    NotWeights,
+    /// It ends before its last value.
+    Truncated,
+    /// Its board side has no pattern evaluation.
+    UnsupportedSize(usize),
+    /// Its shape differs from the patterns of its board.
+    Shape {
+        /// Values per phase the patterns need.
+        expected: usize,
+        /// Values per phase the file holds.
+        found: usize,
+    },
+    /// Bytes follow the last value, or a run of zeros overflows the table.
+    Corrupt(&'static str),
+}
+
+impl fmt::Display for WeightsError {
+    fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        match self {
+            WeightsError::NotWeights => f.write_str("not an othel weights file (bad magic)"),
+            WeightsError::Truncated => f.write_str("weights file is truncated"),
+            WeightsError::UnsupportedSize(n) => {
+                write!(f, "no pattern evaluation for the {n}x{n} board")
+            }
+            WeightsError::Shape { expected, found } => write!(
+                f,
+                "weights file has {found} values per phase, the patterns need {expected}"
+            ),
+            WeightsError::Corrupt(what) => write!(f, "corrupt weights file: {what}"),
+        }
+    }
+}
+
+impl std::error::Error for WeightsError {}
+
+/// The weights of every phase for one board size.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Weights {
+    /// The board side.
+    pub size: usize,
+    /// Game phases (by empty squares).
+    pub phases: usize,
+    /// `phases × stride` values in centi-discs.
+    pub values: Vec<i16>,
+}
+
+/// The board sides the pattern evaluation supports.
+pub fn supported(size: usize) -> bool {
+    size == 6 || size == 8
+}
+
+/// Phases of a board of side `size`: one per 4 empty squares.
+pub fn phase_count(size: usize) -> usize {
+    (size * size - 4) / 4 + 1
+}
+
+/// The phase of a position with `empties` empty squares.
+#[inline(always)]
+pub fn phase_of(empties: usize, phases: usize) -> usize {
+    (empties / 4).min(phases - 1)
+}
+
+/// Where each pattern's table starts in a phase, and the values per phase (the scalars last).
+pub fn layout(patterns: &[Pattern]) -> (Vec<usize>, usize) {
+    let mut offsets = Vec::with_capacity(patterns.len());
+    let mut at = 0;
+    for p in patterns {
+        offsets.push(at);
+        at += pow3(p.squares.len());
+    }
+    (offsets, at + SCALARS)
+}
+
+impl Weights {
+    /// All-zero weights for a board of side `size`.
+    pub fn zero(size: usize) -> Result<Weights, WeightsError> {
+        if !supported(size) {
+            return Err(WeightsError::UnsupportedSize(size));
+        }
+        let phases = phase_count(size);
+        let (_, stride) = layout(&patterns(size));
+        Ok(Weights {
+            size,
+            phases,
+            values: vec![0; phases * stride],
+        })
+    }
+
+    /// Values per phase.
+    pub fn stride(&self) -> usize {
+        self.values.len() / self.phases.max(1)
+    }
+
+    /// The file form.
+    pub fn to_bytes(&self) -> Vec<u8> {
+        let mut out = MAGIC.to_vec();
+        out.push(self.size as u8);
+        out.push(self.phases as u8);
+        out.extend((self.stride() as u32).to_le_bytes());
+        let mut i = 0;
+        while i < self.values.len() {
+            let v = self.values[i];
+            put_varint(&mut out, zigzag(v));
+            i += 1;
+            if v == 0 {
+                let run = self.values[i..].iter().take_while(|&&x| x == 0).count();
+                put_varint(&mut out, run as u64);
+                i += run;
+            }
+        }
+        out
+    }
+
+    /// Reads the file form, checking it against the patterns of its board.
+    pub fn from_bytes(bytes: &[u8]) -> Result<Weights, WeightsError> {
+        if bytes.len() < 14 {
+            return Err(if bytes.starts_with(&MAGIC[..bytes.len().min(8)]) {
+                WeightsError::Truncated
+            } else {
+                WeightsError::NotWeights
+            });
+        }
+        if &bytes[..8] != MAGIC {
+            return Err(WeightsError::NotWeights);
+        }
+        let size = bytes[8] as usize;
+        if !supported(size) {
+            return Err(WeightsError::UnsupportedSize(size));
+        }
+        let phases = bytes[9] as usize;
+        let stride = u32::from_le_bytes([bytes[10], bytes[11], bytes[12], bytes[13]]) as usize;
+        let (_, expected) = layout(&patterns(size));
+        if stride != expected {
+            return Err(WeightsError::Shape {
+                expected,
+                found: stride,
+            });
+        }
+        if phases != phase_count(size) {
+            return Err(WeightsError::Corrupt("wrong number of phases"));
+        }
+        let total = phases * stride;
+        let mut values = Vec::with_capacity(total);
+        let mut rest = &bytes[14..];
+        while values.len() < total {
+            let v = unzigzag(take_varint(&mut rest)?)?;
+            values.push(v);
+            if v == 0 {
+                let run = take_varint(&mut rest)? as usize;
+                if values.len() + run > total {
+                    return Err(WeightsError::Corrupt("a run of zeros overflows the table"));
+                }
+                values.resize(values.len() + run, 0);
+            }
+        }
+        if !rest.is_empty() {
+            return Err(WeightsError::Corrupt("bytes after the last value"));
+        }
+        Ok(Weights {
+            size,
+            phases,
+            values,
+        })
+    }
+}
+
+fn zigzag(v: i16) -> u64 {
+    ((v as i64) << 1 ^ ((v as i64) >> 63)) as u64
+}
+
+fn unzigzag(u: u64) -> Result<i16, WeightsError> {
+    let v = (u >> 1) as i64 ^ -((u & 1) as i64);
+    i16::try_from(v).map_err(|_| WeightsError::Corrupt("a value out of range"))
+}
+
+fn put_varint(out: &mut Vec<u8>, mut v: u64) {
+    while v >= 0x80 {
+        out.push((v as u8) | 0x80);
+        v >>= 7;
+    }
+    out.push(v as u8);
+}
+
+fn take_varint(rest: &mut &[u8]) -> Result<u64, WeightsError> {
+    let mut v = 0u64;
+    for shift in (0..64).step_by(7) {
+        let (&byte, tail) = rest.split_first().ok_or(WeightsError::Truncated)?;
+        *rest = tail;
+        v |= u64::from(byte & 0x7f) << shift;
+        if byte & 0x80 == 0 {
+            return Ok(v);
+        }
+    }
+    Err(WeightsError::Corrupt("a varint longer than 64 bits"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn sample() -> Weights {
+        let mut w = Weights::zero(6).unwrap();
+        let n = w.values.len();
+        for (i, v) in w.values.iter_mut().enumerate() {
+            if i % 7 == 0 || i > n - 5 {
+                *v = (i as i64 % 65_000 - 32_500) as i16;
+            }
+        }
+        w.values[0] = i16::MIN;
+        w.values[1] = i16::MAX;
+        w
+    }
+
+    #[test]
+    fn weights_survive_the_file_form() {
+        let w = sample();
+        assert_eq!(Weights::from_bytes(&w.to_bytes()), Ok(w));
+        let zero = Weights::zero(8).unwrap();
+        let bytes = zero.to_bytes();
+        assert!(
+            bytes.len() < 100,
+            "runs of zeros are short: {}",
+            bytes.len()
+        );
+        assert_eq!(Weights::from_bytes(&bytes), Ok(zero));
+    }
+
+    #[test]
+    fn damaged_files_are_errors() {
+        let bytes = sample().to_bytes();
+        assert_eq!(Weights::from_bytes(b"OTHEL"), Err(WeightsError::Truncated));
+        assert_eq!(
+            Weights::from_bytes(b"hello world, not"),
+            Err(WeightsError::NotWeights)
+        );
+        assert_eq!(
+            Weights::from_bytes(&bytes[..bytes.len() - 3]),
+            Err(WeightsError::Truncated)
+        );
+        let mut longer = bytes.clone();
+        longer.push(0);
+        assert!(matches!(
+            Weights::from_bytes(&longer),
+            Err(WeightsError::Corrupt(_))
+        ));
+        let mut other_size = bytes.clone();
+        other_size[8] = 10;
+        assert_eq!(
+            Weights::from_bytes(&other_size),
+            Err(WeightsError::UnsupportedSize(10))
+        );
+        let mut shape = bytes;
+        shape[10] ^= 1;
+        assert!(matches!(
+            Weights::from_bytes(&shape),
+            Err(WeightsError::Shape { .. })
+        ));
+    }
+}

@@ -1,0 +1,249 @@
+//! Fitting the pattern weights to samples: regularised least squares, one game phase at a time,
+//! solved by conjugate gradients on the normal equations (CGLS). Configurations that a pattern's
+//! own symmetry makes the same share one weight; configurations never seen keep weight 0.
+
+use super::samples::Sample;
+use crate::eval::DISC;
+use crate::eval::model::Model;
+use crate::eval::patterns::{canonical_indices, patterns};
+use crate::eval::weights::{SCALARS, Weights, WeightsError, layout, phase_of};
+use crate::rules::Position;
+use rayon::prelude::*;
+
+/// How the fit runs.
+#[derive(Clone, Copy, Debug)]
+pub struct FitOptions {
+    /// Ridge penalty on every weight (in squared discs).
+    pub lambda: f64,
+    /// Conjugate-gradient iterations per phase.
+    pub iterations: usize,
+    /// Keep one sample in this many out of the fit, to measure the error on unseen positions
+    /// (0: fit on all).
+    pub holdout: u64,
+    /// A phase fitted on fewer samples takes the weights of the nearest phase with enough.
+    pub min_samples: usize,
+}
+
+/// How well one phase fits.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct PhaseReport {
+    /// The phase (empties / 4).
+    pub phase: usize,
+    /// Samples fitted.
+    pub train: usize,
+    /// Samples held out.
+    pub held_out: usize,
+    /// Root mean square error in discs on the fitted samples.
+    pub train_rmse: f64,
+    /// … on the held-out samples.
+    pub holdout_rmse: f64,
+    /// … of predicting 0 on the held-out samples.
+    pub zero_rmse: f64,
+    /// The phase whose weights it takes (itself, unless it has too few samples).
+    pub source: usize,
+}
+
+/// One sample's folded feature columns and scalars.
+struct Row {
+    columns: Vec<u32>,
+    scalars: [i32; SCALARS],
+    label: f64,
+}
+
+struct Design {
+    rows: Vec<Row>,
+}
+
+impl Design {
+    fn predict(&self, w: &[f64], base: usize) -> Vec<f64> {
+        self.rows
+            .par_iter()
+            .map(|r| {
+                r.columns.iter().map(|&c| w[c as usize]).sum::<f64>()
+                    + (0..SCALARS)
+                        .map(|k| r.scalars[k] as f64 * w[base + k])
+                        .sum::<f64>()
+            })
+            .collect()
+    }
+
+    /// `Aᵀ v`.
+    fn transpose_times(&self, v: &[f64], columns: usize, base: usize) -> Vec<f64> {
+        let mut g = vec![0.0; columns];
+        for (r, &x) in self.rows.iter().zip(v) {
+            for &c in &r.columns {
+                g[c as usize] += x;
+            }
+            for k in 0..SCALARS {
+                g[base + k] += r.scalars[k] as f64 * x;
+            }
+        }
+        g
+    }
+}
+
+fn rmse(errors: impl Iterator<Item = f64>) -> f64 {
+    let (sum, n) = errors.fold((0.0, 0usize), |(s, n), e| (s + e * e, n + 1));
+    if n == 0 { 0.0 } else { (sum / n as f64).sqrt() }
+}
+
+fn is_held_out(s: &Sample, holdout: u64) -> bool {
+    holdout > 0
+        && crate::rules::bits::mix(s.player ^ s.opponent.rotate_left(17)).is_multiple_of(holdout)
+}
+
+/// Fits weights for the board of `P` (side ≤ 8) to `samples`.
+pub fn fit<P: Position<Bits = u64>>(
+    samples: &[Sample],
+    options: &FitOptions,
+    mut report: impl FnMut(&PhaseReport),
+) -> Result<Weights, WeightsError> {
+    let size = P::start().size();
+    let mut weights = Weights::zero(size)?;
+    let model = Model::new(weights.clone())?;
+    let list = patterns(size);
+    let (offsets, stride) = layout(&list);
+    let base = stride - SCALARS;
+    // Index within a phase → the index of the weight it shares.
+    let mut fold: Vec<u32> = (0..stride as u32).collect();
+    for (p, pattern) in list.iter().enumerate() {
+        for (i, c) in canonical_indices(size, pattern).into_iter().enumerate() {
+            fold[offsets[p] + i] = offsets[p] as u32 + c;
+        }
+    }
+    let squares = size * size;
+    let phases = weights.phases;
+    let mut train: Vec<Vec<Row>> = (0..phases).map(|_| Vec::new()).collect();
+    let mut test: Vec<Vec<Row>> = (0..phases).map(|_| Vec::new()).collect();
+    let rows: Vec<(usize, bool, Row)> = samples
+        .par_iter()
+        .filter_map(|s| {
+            let pos = P::from_discs(s.player, s.opponent, crate::rules::Color::Black).ok()?;
+            let empties = squares - (s.player | s.opponent).count_ones() as usize;
+            let mine = pos.placements().count_ones();
+            let theirs = P::from_discs(s.opponent, s.player, crate::rules::Color::Black)
+                .ok()?
+                .placements()
+                .count_ones();
+            let f = model.features(s.player, s.opponent, mine, theirs);
+            let row = Row {
+                columns: f.indices.iter().map(|&i| fold[i as usize]).collect(),
+                scalars: f.scalars,
+                label: s.score as f64,
+            };
+            Some((
+                phase_of(empties, phases),
+                is_held_out(s, options.holdout),
+                row,
+            ))
+        })
+        .collect();
+    for (phase, held, row) in rows {
+        if held {
+            test[phase].push(row);
+        } else {
+            train[phase].push(row);
+        }
+    }
+    let fitted: Vec<(Vec<f64>, PhaseReport)> = train
+        .into_par_iter()
+        .zip(test)
+        .enumerate()
+        .map(|(phase, (train, test))| {
+            let a = Design { rows: train };
+            let w = cgls(&a, stride, base, options);
+            let t = Design { rows: test };
+            let fit_err = rmse(
+                a.predict(&w, base)
+                    .iter()
+                    .zip(&a.rows)
+                    .map(|(p, r)| p - r.label),
+            );
+            let test_err = rmse(
+                t.predict(&w, base)
+                    .iter()
+                    .zip(&t.rows)
+                    .map(|(p, r)| p - r.label),
+            );
+            let zero_err = rmse(t.rows.iter().map(|r| r.label));
+            (
+                w,
+                PhaseReport {
+                    phase,
+                    train: a.rows.len(),
+                    held_out: t.rows.len(),
+                    train_rmse: fit_err,
+                    holdout_rmse: test_err,
+                    zero_rmse: zero_err,
+                    source: phase,
+                },
+            )
+        })
+        .collect();
+    // A phase with too few samples (the first plies, which openings skip) borrows the weights of
+    // the nearest phase that has enough.
+    let enough: Vec<usize> = (0..phases)
+        .filter(|&k| fitted[k].1.train >= options.min_samples)
+        .collect();
+    for phase in 0..phases {
+        let source = enough
+            .iter()
+            .copied()
+            .min_by_key(|&k| k.abs_diff(phase))
+            .unwrap_or(phase);
+        report(&PhaseReport {
+            source,
+            ..fitted[phase].1
+        });
+        let w = &fitted[source].0;
+        let out = &mut weights.values[phase * stride..(phase + 1) * stride];
+        for (i, v) in out.iter_mut().enumerate() {
+            let x = w[fold[i] as usize] * DISC as f64;
+            *v = x.round().clamp(i16::MIN as f64, i16::MAX as f64) as i16;
+        }
+    }
+    Ok(weights)
+}
+
+/// Least squares with a ridge penalty by conjugate gradients on the normal equations:
+/// minimises |A w − y|² + λ |w|².
+fn cgls(a: &Design, columns: usize, base: usize, options: &FitOptions) -> Vec<f64> {
+    let lambda = options.lambda;
+    let mut w = vec![0.0; columns];
+    if a.rows.is_empty() {
+        return w;
+    }
+    let mut r: Vec<f64> = a.rows.iter().map(|row| row.label).collect();
+    let mut s = a.transpose_times(&r, columns, base);
+    let mut p = s.clone();
+    let mut gamma: f64 = s.iter().map(|x| x * x).sum();
+    for _ in 0..options.iterations {
+        if gamma <= 1e-12 {
+            break;
+        }
+        let q = a.predict(&p, base);
+        let qq: f64 =
+            q.iter().map(|x| x * x).sum::<f64>() + lambda * p.iter().map(|x| x * x).sum::<f64>();
+        if qq <= 0.0 {
+            break;
+        }
+        let alpha = gamma / qq;
+        for (wi, pi) in w.iter_mut().zip(&p) {
+            *wi += alpha * pi;
+        }
+        for (ri, qi) in r.iter_mut().zip(&q) {
+            *ri -= alpha * qi;
+        }
+        s = a.transpose_times(&r, columns, base);
+        for (si, wi) in s.iter_mut().zip(&w) {
+            *si -= lambda * wi;
+        }
+        let next: f64 = s.iter().map(|x| x * x).sum();
+        let beta = next / gamma;
+        gamma = next;
+        for (pi, si) in p.iter_mut().zip(&s) {
+            *pi = si + beta * *pi;
+        }
+    }
+    w
+}
