@@ -9,6 +9,20 @@
 /// wrapping to the next row.
 const INNER: u64 = 0x7e7e_7e7e_7e7e_7e7e;
 
+/// An Othello position of a board that fits in 8×8 bits, in the 8×8 layout: the side to move's
+/// discs, the other side's, and the squares that belong to the board (all 64 on 8×8, the n×n
+/// top-left corner on a smaller board, whose lines stop at its edge because the squares outside
+/// stay empty). Solvers work on it straight with [`moves`] and [`flips`], masking moves to `board`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Board8 {
+    /// The discs of the player to move.
+    pub player: u64,
+    /// The discs of the other player.
+    pub opponent: u64,
+    /// The squares of the board.
+    pub board: u64,
+}
+
 /// The squares where `p` may place a disc against `o`.
 #[inline(always)]
 pub fn moves(p: u64, o: u64) -> u64 {

@@ -7,7 +7,7 @@
 
 use super::bits::Bits;
 use super::geometry::{Geometry, Size4, Size6, Size8, Size10, Size12, Size14, Size16, coords};
-use super::kernel8;
+use super::kernel8::{self, Board8};
 use super::position::{BadDiscs, IllegalReason, Position, side_relative};
 use super::variant::{Color, Variant};
 
@@ -18,6 +18,11 @@ pub trait OthelloGeometry: Geometry {
     /// The opponent discs that a placement by `player` on `index` flips (empty when it is not a
     /// legal placement).
     fn flips(player: Self::Bits, opponent: Self::Bits, index: usize) -> Self::Bits;
+    /// The squares of this board in the 8×8 layout of [`kernel8`], and a set of squares moved
+    /// there, when the board plays on the 8×8 kernels.
+    fn to_board8(_bits: Self::Bits) -> Option<(u64, u64)> {
+        None
+    }
 }
 
 /// Shifts towards higher indices by `n` when `n > 0`, towards lower ones when `n < 0`.
@@ -146,6 +151,13 @@ mod embedded {
         unsafe { core::arch::x86_64::_pext_u64(bits, mask) }
     }
 
+    /// The frame and `bits` deposited in it.
+    #[inline(always)]
+    pub fn to_board8<const N: usize>(bits: u64) -> (u64, u64) {
+        let f = frame(N);
+        (f, deposit(bits, f))
+    }
+
     #[inline(always)]
     pub fn moves<const N: usize>(player: u64, opponent: u64) -> u64 {
         let f = frame(N);
@@ -175,6 +187,10 @@ macro_rules! embedded_othello_geometry {
             fn flips(player: u64, opponent: u64, index: usize) -> u64 {
                 embedded::flips::<$n>(player, opponent, index)
             }
+            #[inline(always)]
+            fn to_board8(bits: u64) -> Option<(u64, u64)> {
+                Some(embedded::to_board8::<$n>(bits))
+            }
         }
     )*};
 }
@@ -189,6 +205,10 @@ impl OthelloGeometry for Size8 {
     #[inline(always)]
     fn flips(player: u64, opponent: u64, index: usize) -> u64 {
         kernel8::flips(player, opponent, index)
+    }
+    #[inline(always)]
+    fn to_board8(bits: u64) -> Option<(u64, u64)> {
+        Some((!0, bits))
     }
 }
 
@@ -215,6 +235,19 @@ fn full_lines<G: Geometry>(
 /// a neighbour along it is the edge or a stable disc of the same colour (grown to a fixpoint from
 /// nothing, so the result is a lower bound of the truly stable discs).
 pub fn stable_discs<G: Geometry>(discs: G::Bits, occupied: G::Bits) -> G::Bits {
+    stable_discs_walled::<G>(discs, occupied, G::Bits::ZERO)
+}
+
+/// The stable discs of `discs` (see [`stable_discs`]) on an 8×8-layout board of squares `board`
+/// (a [`Board8`]): the squares outside it count as full and as walls, so its lines end at its edge.
+pub fn stable_discs8(discs: u64, occupied: u64, board: u64) -> u64 {
+    use super::geometry::Size8;
+    stable_discs_walled::<Size8>(discs, occupied | !board, !board)
+}
+
+/// [`stable_discs`] with `walls` standing for stable neighbours of every colour.
+#[inline(always)]
+fn stable_discs_walled<G: Geometry>(discs: G::Bits, occupied: G::Bits, walls: G::Bits) -> G::Bits {
     let n = G::SIZE as i32;
     let first_col = super::geometry::first_column::<G>();
     let last_col = super::geometry::last_column::<G>();
@@ -225,7 +258,7 @@ pub fn stable_discs<G: Geometry>(discs: G::Bits, occupied: G::Bits) -> G::Bits {
     let full_v = full_lines::<G>(occupied, n, G::ALL, G::ALL);
     let full_d1 = full_lines::<G>(occupied, n + 1, not_last, not_first);
     let full_d2 = full_lines::<G>(occupied, n - 1, not_first, not_last);
-    let mut stable = G::Bits::ZERO;
+    let mut stable = walls;
     loop {
         // A neighbour along the direction is stable, or the square is at that edge.
         let west = (stable & !last_col).shl(1) | first_col;
@@ -243,7 +276,7 @@ pub fn stable_discs<G: Geometry>(discs: G::Bits, occupied: G::Bits) -> G::Bits {
             & (full_d2 | north_east | south_west);
         let next = next | stable;
         if next == stable {
-            return stable;
+            return stable & discs;
         }
         stable = next;
     }
@@ -349,6 +382,16 @@ impl<G: OthelloGeometry> Position for Othello<G> {
             std::cmp::Ordering::Less => mine - theirs - empties,
             std::cmp::Ordering::Equal => 0,
         }
+    }
+    #[inline(always)]
+    fn as_board8(&self) -> Option<Board8> {
+        let (board, player) = G::to_board8(self.player)?;
+        let (_, opponent) = G::to_board8(self.opponent)?;
+        Some(Board8 {
+            player,
+            opponent,
+            board,
+        })
     }
     fn opponent_stable_discs(&self) -> Option<u32> {
         let occupied = self.player | self.opponent;

@@ -142,6 +142,12 @@ pub trait Position: Copy + Eq + Hash + Debug + Send + Sync + 'static {
         }
     }
 
+    /// The position in the 8×8 layout of the [`kernel8`](super::kernel8) functions, for Othello
+    /// boards that play on them (8×8, and 4×4 and 6×6 where the CPU can move bits into place).
+    fn as_board8(&self) -> Option<super::kernel8::Board8> {
+        None
+    }
+
     /// How many of the opponent's discs can never flip, when the variant can tell cheaply
     /// (Othello); the player to move can then score at most squares − 2 × that.
     fn opponent_stable_discs(&self) -> Option<u32> {

@@ -4,6 +4,7 @@
 //! rayon, a cut-off in one aborting its siblings.
 
 use super::control::{Abort, Worker};
+use super::endgame8::{self, Frame};
 use super::moves::{Child, NO_MOVE, PASS, ordered_children};
 use super::tt::{Bound, DEPTH_END, Entry};
 use crate::eval::{DISC, Evaluate};
@@ -207,6 +208,14 @@ pub fn endgame<P: Evaluate>(w: &mut Worker, pos: &P, alpha: i32, beta: i32) -> i
         return pos.final_score();
     }
     if empties <= ENDGAME_SHALLOW {
+        if let Some(board) = pos.as_board8()
+            && let Some(frame) = Frame::of(board.board)
+        {
+            let mut nodes = 0;
+            let score = endgame8::solve(&board, frame, alpha, beta, &mut nodes);
+            w.count_nodes(nodes);
+            return score;
+        }
         return endgame_shallow(w, pos, alpha, beta);
     }
     if let Some(bound) = stability_cutoff(pos, empties, alpha) {

@@ -116,6 +116,15 @@ impl<'s, 'a> Worker<'s, 'a> {
         }
     }
 
+    /// Counts `n` nodes searched without the worker (see [`Worker::count_node`]).
+    #[inline(always)]
+    pub fn count_nodes(&mut self, n: u64) {
+        self.unflushed += n;
+        if self.unflushed >= FLUSH_EVERY {
+            self.flush();
+        }
+    }
+
     /// Adds the local count to the shared one and checks the node and time limits.
     pub fn flush(&mut self) {
         let total = self.shared.nodes.fetch_add(self.unflushed, Relaxed) + self.unflushed;

@@ -7,6 +7,7 @@
 
 pub mod alphabeta;
 pub mod control;
+pub mod endgame8;
 pub mod limits;
 pub mod moves;
 pub mod tt;

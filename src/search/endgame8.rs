@@ -1,0 +1,362 @@
+//! The last few empty squares of an Othello board that plays on the 8×8 kernels (8×8, and 6×6 and
+//! 4×4 set in its corner), solved straight on `u64` bitboards: no position type, no table, no
+//! move list. Moves into quadrants holding an odd number of empty squares go first (parity, as in
+//! Edax and Egaroucid); the last empty square is scored by counting its flips.
+//!
+//! It gives the same scores as the generic solver in `alphabeta` (a test compares them) and is
+//! what the exact search calls below `ENDGAME_SHALLOW` empty squares when the board allows.
+
+use crate::rules::kernel8::{self, Board8};
+use crate::rules::othello::stable_discs8;
+
+/// The board's squares and its four quadrants.
+#[derive(Clone, Copy, Debug)]
+pub struct Frame {
+    board: u64,
+    quadrants: [u64; 4],
+    squares: i32,
+}
+
+impl Frame {
+    /// The frame of the n×n board in the top-left corner of the 8×8 layout.
+    const fn of_side(side: usize) -> Frame {
+        let half = side / 2;
+        let mut quadrants = [0u64; 4];
+        let mut board = 0u64;
+        let mut row = 0;
+        while row < side {
+            let mut col = 0;
+            while col < side {
+                let q = ((row >= half) as usize) << 1 | (col >= half) as usize;
+                quadrants[q] |= 1u64 << (row * 8 + col);
+                board |= 1u64 << (row * 8 + col);
+                col += 1;
+            }
+            row += 1;
+        }
+        Frame {
+            board,
+            quadrants,
+            squares: (side * side) as i32,
+        }
+    }
+
+    /// The frame of a board given by its squares in the 8×8 layout.
+    #[inline(always)]
+    pub fn of(board: u64) -> Option<&'static Frame> {
+        const FRAMES: [Frame; 3] = [Frame::of_side(4), Frame::of_side(6), Frame::of_side(8)];
+        let frame = match board.count_ones() {
+            16 => &FRAMES[0],
+            36 => &FRAMES[1],
+            64 => &FRAMES[2],
+            _ => return None,
+        };
+        (frame.board == board).then_some(frame)
+    }
+
+    /// The empty squares in quadrants holding an odd number of them.
+    #[inline(always)]
+    fn odd_region(&self, empties: u64) -> u64 {
+        let mut odd = 0;
+        for q in self.quadrants {
+            if (empties & q).count_ones() & 1 == 1 {
+                odd |= q;
+            }
+        }
+        odd
+    }
+
+    /// The final score of a finished game, from the view of the player owning `p`: the disc
+    /// difference, empty squares going to the winner.
+    #[inline(always)]
+    fn final_score(&self, p: u64, o: u64) -> i32 {
+        let mine = p.count_ones() as i32;
+        let theirs = o.count_ones() as i32;
+        let empties = self.squares - mine - theirs;
+        match mine.cmp(&theirs) {
+            std::cmp::Ordering::Greater => mine - theirs + empties,
+            std::cmp::Ordering::Less => mine - theirs - empties,
+            std::cmp::Ordering::Equal => 0,
+        }
+    }
+}
+
+/// The exact score of `pos` (side to move's view), fail-soft in the window (alpha, beta); `nodes`
+/// counts the positions visited.
+pub fn solve(pos: &Board8, frame: &Frame, alpha: i32, beta: i32, nodes: &mut u64) -> i32 {
+    search(pos.player, pos.opponent, frame, alpha, beta, nodes)
+}
+
+/// The score of the last empty square `sq`, player `p` to move: every other square is full.
+#[inline(always)]
+fn last_empty(p: u64, o: u64, sq: usize, frame: &Frame) -> i32 {
+    // With one square empty, mine + theirs = squares − 1 before the move.
+    let mine = p.count_ones() as i32;
+    let flips = kernel8::flips(p, o, sq).count_ones() as i32;
+    if flips > 0 {
+        return 2 * (mine + flips + 1) - frame.squares;
+    }
+    let theirs = o.count_ones() as i32;
+    let flips = kernel8::flips(o, p, sq).count_ones() as i32;
+    if flips > 0 {
+        return frame.squares - 2 * (theirs + flips + 1);
+    }
+    // Nobody can fill it: it goes to the winner (no draw with an odd number of discs).
+    if mine > theirs {
+        mine - theirs + 1
+    } else {
+        mine - theirs - 1
+    }
+}
+
+/// The stability cut-off, as in the generic solver: with 4 or more empty squares and alpha high
+/// for their number, the opponent's stable discs may already cap the score at or below alpha.
+#[inline(always)]
+fn stability_cutoff(p: u64, o: u64, count: i32, frame: &Frame, alpha: i32) -> Option<i32> {
+    if count < 4 || alpha < 2 * count + 4 {
+        return None;
+    }
+    let bound = frame.squares - 2 * stable_discs8(o, p | o, frame.board).count_ones() as i32;
+    (bound <= alpha).then_some(bound)
+}
+
+/// The squares around each square of the 8×8 layout.
+const NEIGHBOURS: [u64; 64] = {
+    let mut table = [0u64; 64];
+    let mut sq = 0;
+    while sq < 64 {
+        let (row, col) = ((sq / 8) as i32, (sq % 8) as i32);
+        let mut dr = -1;
+        while dr <= 1 {
+            let mut dc = -1;
+            while dc <= 1 {
+                let (r, c) = (row + dr, col + dc);
+                if (dr != 0 || dc != 0) && r >= 0 && r < 8 && c >= 0 && c < 8 {
+                    table[sq] |= 1u64 << (r * 8 + c);
+                }
+                dc += 1;
+            }
+            dr += 1;
+        }
+        sq += 1;
+    }
+    table
+};
+
+/// At most this many empty squares: moves are found by trying each empty square (a placement is
+/// legal when it flips), not by generating them all (as Edax does for its last four).
+const BY_SQUARE: u32 = 4;
+
+/// The last few empty squares (2 to [`BY_SQUARE`]), `empties` being them.
+fn search_few(
+    p: u64,
+    o: u64,
+    empties: u64,
+    frame: &Frame,
+    alpha: i32,
+    beta: i32,
+    nodes: &mut u64,
+) -> i32 {
+    if let Some(bound) = stability_cutoff(p, o, empties.count_ones() as i32, frame, alpha) {
+        return bound;
+    }
+    if let Some(score) = try_squares(p, o, empties, frame, alpha, beta, nodes) {
+        return score;
+    }
+    match try_squares(o, p, empties, frame, -beta, -alpha, nodes) {
+        Some(score) => {
+            *nodes += 1;
+            -score
+        }
+        None => frame.final_score(p, o),
+    }
+}
+
+/// Plays `p`'s placements among `empties`, odd quadrants first: the best score, or `None` when
+/// `p` has no placement.
+#[inline(always)]
+fn try_squares(
+    p: u64,
+    o: u64,
+    empties: u64,
+    frame: &Frame,
+    alpha: i32,
+    beta: i32,
+    nodes: &mut u64,
+) -> Option<i32> {
+    let last_two = empties.count_ones() == 2;
+    let odd = if last_two {
+        empties
+    } else {
+        frame.odd_region(empties)
+    };
+    let mut alpha = alpha;
+    let mut best = None;
+    for group in [empties & odd, empties & !odd] {
+        let mut rest = group;
+        while rest != 0 {
+            let sq = rest.trailing_zeros() as usize;
+            rest &= rest - 1;
+            if NEIGHBOURS[sq] & o == 0 {
+                continue;
+            }
+            let flipped = kernel8::flips(p, o, sq);
+            if flipped == 0 {
+                continue;
+            }
+            *nodes += 1;
+            let (np, no, left) = (
+                o & !flipped,
+                p | flipped | 1u64 << sq,
+                empties & !(1u64 << sq),
+            );
+            let score = if last_two {
+                *nodes += 1;
+                -last_empty(np, no, left.trailing_zeros() as usize, frame)
+            } else {
+                -search_few(np, no, left, frame, -beta, -alpha, nodes)
+            };
+            if best.is_none_or(|b| score > b) {
+                best = Some(score);
+                if score > alpha {
+                    alpha = score;
+                    if alpha >= beta {
+                        return best;
+                    }
+                }
+            }
+        }
+    }
+    best
+}
+
+fn search(p: u64, o: u64, frame: &Frame, alpha: i32, beta: i32, nodes: &mut u64) -> i32 {
+    let empties = frame.board & !(p | o);
+    if empties.count_ones() == 1 {
+        *nodes += 1;
+        return last_empty(p, o, empties.trailing_zeros() as usize, frame);
+    }
+    if empties.count_ones() <= BY_SQUARE {
+        return search_few(p, o, empties, frame, alpha, beta, nodes);
+    }
+    let count = empties.count_ones() as i32;
+    if let Some(bound) = stability_cutoff(p, o, count, frame, alpha) {
+        return bound;
+    }
+    let moves = kernel8::moves(p, o) & frame.board;
+    if moves == 0 {
+        if kernel8::moves(o, p) & frame.board == 0 {
+            return frame.final_score(p, o);
+        }
+        *nodes += 1;
+        return -search(o, p, frame, -beta, -alpha, nodes);
+    }
+    let odd = frame.odd_region(empties);
+    let mut alpha = alpha;
+    let mut best = -i32::MAX;
+    for group in [moves & odd, moves & !odd] {
+        let mut rest = group;
+        while rest != 0 {
+            let sq = rest.trailing_zeros() as usize;
+            rest &= rest - 1;
+            let flipped = kernel8::flips(p, o, sq);
+            *nodes += 1;
+            let (np, no) = (o & !flipped, p | flipped | 1u64 << sq);
+            let score = if count - 1 <= BY_SQUARE as i32 {
+                -search_few(np, no, empties & !(1u64 << sq), frame, -beta, -alpha, nodes)
+            } else {
+                -search(np, no, frame, -beta, -alpha, nodes)
+            };
+            if score > best {
+                best = score;
+                if score > alpha {
+                    alpha = score;
+                    if alpha >= beta {
+                        return best;
+                    }
+                }
+            }
+        }
+    }
+    best
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::geometry::{Size4, Size6, Size8};
+    use crate::rules::{Bits, Othello, Position, othello::OthelloGeometry};
+
+    /// A plain negamax over the position type, for reference.
+    fn negamax<P: Position>(pos: &P) -> i32 {
+        if pos.is_game_over() {
+            return pos.final_score();
+        }
+        if pos.must_pass() {
+            return -negamax(&pos.play_pass_unchecked());
+        }
+        pos.placements()
+            .squares()
+            .map(|i| -negamax(&pos.play_index_unchecked(i)))
+            .max()
+            .unwrap_or(i32::MIN)
+    }
+
+    /// Random games stopped at `empties` empty squares, compared with the plain negamax under
+    /// several windows.
+    fn agrees<G: OthelloGeometry>(games: u64, empties: u32) {
+        let mut checked = 0;
+        for game in 0..games {
+            let mut x = 0x2545_F491_4F6C_DD1Du64 ^ game.wrapping_mul(0x9E37_79B9_7F4A_7C15);
+            let mut pos = Othello::<G>::start();
+            while pos.empty_count() > empties && !pos.is_game_over() {
+                let moves = pos.legal_moves();
+                x ^= x << 13;
+                x ^= x >> 7;
+                x ^= x << 17;
+                pos = pos.play_unchecked(moves[(x % moves.len() as u64) as usize]);
+            }
+            if pos.is_game_over() {
+                continue;
+            }
+            let Some(board) = pos.as_board8() else {
+                return;
+            };
+            let frame = Frame::of(board.board).expect("a frame for every kernel board");
+            let exact = negamax(&pos);
+            let mut nodes = 0;
+            assert_eq!(
+                solve(&board, frame, -100, 100, &mut nodes),
+                exact,
+                "{pos:?}"
+            );
+            for (a, b) in [
+                (exact - 1, exact + 1),
+                (exact, exact + 1),
+                (exact - 1, exact),
+            ] {
+                let s = solve(&board, frame, a, b, &mut nodes);
+                assert!(
+                    (s <= a && exact <= s)
+                        || (s >= b && exact >= s)
+                        || (s > a && s < b && s == exact),
+                    "window ({a}, {b}) gave {s}, exact {exact}"
+                );
+            }
+            assert_eq!(board.board.count_ones() as usize, G::SQUARES);
+            checked += 1;
+        }
+        assert!(checked > games / 2, "only {checked} positions checked");
+    }
+
+    #[test]
+    fn agrees_with_plain_negamax_on_8x8() {
+        agrees::<Size8>(200, 8);
+    }
+
+    #[test]
+    fn agrees_with_plain_negamax_on_6x6_and_4x4() {
+        agrees::<Size6>(200, 8);
+        agrees::<Size4>(200, 6);
+    }
+}
