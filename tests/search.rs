@@ -116,12 +116,20 @@ fn parallel_solver_agrees_with_minimax() {
 }
 
 fn ffo(symmetries: bool, threads: usize) {
-    let Some(path) = common::shared_data("ffo/fforum-1-19.obf") else {
+    ffo_file("ffo/fforum-1-19.obf", 1, 19, symmetries, threads);
+}
+
+/// Solves the first `count` positions of an FFO file (numbered from `first`) and checks their
+/// scores; solves of 18 or more empty squares must pass through the selective passes first.
+fn ffo_file(file: &str, first: usize, count: usize, symmetries: bool, threads: usize) {
+    let Some(path) = common::shared_data(file) else {
         return;
     };
     let text = std::fs::read_to_string(path).unwrap();
     let searcher = Searcher::new(threads, 64).unwrap();
-    for (n, line) in text.lines().filter(|l| !l.trim().is_empty()).enumerate() {
+    let lines = text.lines().filter(|l| !l.trim().is_empty()).take(count);
+    for (k, line) in lines.enumerate() {
+        let n = first - 1 + k;
         let obf: ObfLine = line.parse().unwrap();
         let expected = obf.best_score().unwrap();
         let syms: Vec<Symmetry> = if symmetries {
@@ -143,6 +151,18 @@ fn ffo(symmetries: bool, threads: usize) {
             );
             assert_eq!(result.precision, Precision::Exact);
             assert_eq!(reports.last().unwrap().precision, Precision::Exact);
+            let passes: Vec<u8> = reports
+                .iter()
+                .filter_map(|r| match r.precision {
+                    Precision::Selective(percent) => Some(percent),
+                    _ => None,
+                })
+                .collect();
+            if pos.empty_count() >= 18 {
+                assert_eq!(passes, [73, 87, 95, 98], "FFO #{}", n + 1);
+            } else {
+                assert!(passes.is_empty(), "FFO #{}: {passes:?}", n + 1);
+            }
             let best = result.best.unwrap();
             assert_eq!(-minimax_depth_check(&pos, best), expected, "FFO #{}", n + 1);
         }
@@ -159,6 +179,11 @@ fn minimax_depth_check<P: Evaluate>(pos: &P, mv: Move) -> i32 {
 #[test]
 fn ffo_1_to_19_are_solved() {
     ffo(false, 2);
+}
+
+#[test]
+fn ffo_20_to_29_are_solved_through_the_selective_passes() {
+    ffo_file("ffo/fforum-20-39.obf", 20, 10, false, 2);
 }
 
 #[test]

@@ -158,12 +158,14 @@ fn eval_text(centidiscs: i32) -> String {
     format!("{:.2}", centidiscs as f64 / 100.0)
 }
 
-/// The depth field: plies, `100%` when exact, `100%W` when win/loss/draw only.
+/// The depth field: plies, `100%` when exact, `100%W` when win/loss/draw only, `24@87%` for a
+/// selective pass to the end.
 fn depth_text(report: &Report) -> String {
     match report.precision {
         Precision::Depth => report.depth.to_string(),
         Precision::Exact => "100%".to_string(),
         Precision::WinLossDraw => "100%W".to_string(),
+        Precision::Selective(percent) => format!("{}@{percent}%", report.depth),
     }
 }
 
@@ -597,7 +599,8 @@ struct EvalView {
 
 impl EvalView {
     fn shown_eval(&self, score: i32, precision: Precision, mover: Color) -> String {
-        if precision != Precision::Depth && score == 0 && self.contempt != 0 {
+        let proven = matches!(precision, Precision::Exact | Precision::WinLossDraw);
+        if proven && score == 0 && self.contempt != 0 {
             let to_mover = match mover {
                 Color::Black => self.contempt,
                 Color::White => -self.contempt,

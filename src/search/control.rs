@@ -35,6 +35,9 @@ pub struct Shared<'a> {
     pub limit_hit: std::sync::Mutex<Option<StopReason>>,
     /// Whether nodes may be shared out between threads.
     pub parallel: bool,
+    /// The selectivity level of the endgame pass under way (0: exact; see
+    /// `alphabeta::Selectivity`).
+    pub selectivity: std::sync::atomic::AtomicU8,
 }
 
 impl<'a> Shared<'a> {

@@ -22,6 +22,11 @@ pub enum Bound {
 /// The depth recorded for scores searched to the end of the game.
 pub const DEPTH_END: u8 = 255;
 
+/// Depth-limited entries are recorded with at most this depth; above it up to [`DEPTH_END`] lie
+/// the endgame results of selective passes, `DEPTH_SELECTIVE + level` (see
+/// `alphabeta::Selectivity`).
+pub const DEPTH_SELECTIVE: u8 = 250;
+
 /// A probed entry.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub struct Entry {
@@ -43,7 +48,7 @@ const SCORE_MASK: u64 = (1 << 24) - 1;
 impl Entry {
     /// How much search the entry stands for: its depth, or its empties when solved to the end.
     fn work(&self) -> i32 {
-        if self.depth == DEPTH_END {
+        if self.depth > DEPTH_SELECTIVE {
             self.empties as i32
         } else {
             self.depth as i32
