@@ -255,6 +255,13 @@ pub fn endgame<P: Evaluate>(w: &mut Worker, pos: &P, alpha: i32, beta: i32) -> i
     } else if kids.len() > 2 {
         prefer_odd_quadrants(pos, &mut kids, hash_move);
     }
+    if empties > ENDGAME_SHALLOW + 1 {
+        // The children will look themselves up (and the enhanced transposition cut-off first):
+        // ask for all their buckets now, so that the cache misses overlap.
+        for kid in &kids {
+            w.shared.tt.prefetch(kid.pos.key());
+        }
+    }
     if empties >= ENDGAME_ETC_EMPTIES
         && let Some(score) = enhanced_transposition_cutoff(w, &kids, beta)
     {
