@@ -301,6 +301,9 @@ const MPC_MIN_EMPTIES: u32 = 12;
 /// exact score within `SELECTIVITY_T[L] × σ`, σ being the spread of the shallow search's error.
 pub const SELECTIVITY_T: [f32; 5] = [0.0, 1.1, 1.5, 2.0, 2.6];
 
+// The table keeps selective results at depths DEPTH_SELECTIVE + level, below DEPTH_END.
+const _: () = assert!(DEPTH_SELECTIVE as usize + SELECTIVITY_T.len() - 1 < DEPTH_END as usize);
+
 /// How sure a pass of each level is, in percent: roughly the normal law's two-sided confidence
 /// at t, with the labels Edax gives the same t values.
 pub const SELECTIVITY_PERCENT: [u8; 5] = [100, 73, 87, 95, 98];
