@@ -19,6 +19,14 @@ fn othel(args: &[&str]) -> Output {
         .expect("the binary runs")
 }
 
+/// Runs othel with `args`, which must fail with `message` in its standard error.
+fn refused(args: &[&str], message: &str) {
+    let out = othel(args);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success(), "{args:?} succeeded");
+    assert!(stderr.contains(message), "{args:?}: {stderr}");
+}
+
 fn scratch(name: &str) -> PathBuf {
     let dir = std::env::temp_dir().join(format!("othel-train-{}-{name}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
@@ -163,50 +171,35 @@ fn bad_training_input_is_an_error() {
     let dir = scratch("bad");
     let junk = dir.join("junk");
     std::fs::write(&junk, "not samples at all").unwrap();
-    let out = othel(&["train", "fit", junk.to_str().unwrap(), "--out", "/dev/null"]);
-    assert!(!out.status.success());
-    assert!(
-        String::from_utf8_lossy(&out.stderr).contains("not an othel samples file"),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
+    let junk = junk.to_str().unwrap();
+    refused(
+        &["train", "fit", junk, "--out", "/dev/null"],
+        "not an othel samples file",
     );
-    let out = othel(&[
-        "train",
-        "gen",
-        "--size",
-        "10",
-        "--games",
-        "1",
-        "--out",
-        "/dev/null",
-    ]);
-    assert!(!out.status.success());
-    assert!(String::from_utf8_lossy(&out.stderr).contains("6x6 and 8x8"));
-    let out = othel(&[
-        "train",
-        "gen",
-        "--size",
-        "6",
-        "--games",
-        "1",
-        "--weights",
-        junk.to_str().unwrap(),
-        "--out",
-        dir.join("x").to_str().unwrap(),
-    ]);
-    assert!(!out.status.success());
-    assert!(String::from_utf8_lossy(&out.stderr).contains("bad magic"));
+    refused(
+        &[
+            "train",
+            "gen",
+            "--size",
+            "10",
+            "--games",
+            "1",
+            "--out",
+            "/dev/null",
+        ],
+        "6x6 and 8x8",
+    );
+    let out = dir.join("x");
+    let args = ["train", "gen", "--size", "6", "--games", "1"];
+    refused(
+        &[
+            &args[..],
+            &["--weights", junk, "--out", out.to_str().unwrap()],
+        ]
+        .concat(),
+        "bad magic",
+    );
     // Appending to a file that is not samples is refused.
-    let out = othel(&[
-        "train",
-        "gen",
-        "--size",
-        "6",
-        "--games",
-        "1",
-        "--out",
-        junk.to_str().unwrap(),
-    ]);
-    assert!(!out.status.success());
+    refused(&[&args[..], &["--out", junk]].concat(), "");
     std::fs::remove_dir_all(&dir).ok();
 }

@@ -244,7 +244,7 @@ pub fn install(weights: Weights) -> Result<(), InstallError> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::eval::patterns::pow3;
+    use crate::eval::patterns::{placements, pow3};
     use crate::eval::weights::phase_count;
 
     fn xorshift(x: &mut u64) -> u64 {
@@ -280,21 +280,7 @@ mod tests {
         let values = &w.values[phase * stride..(phase + 1) * stride];
         let mut sum = 0;
         for (p, pattern) in list.iter().enumerate() {
-            let mut masks: Vec<u64> = Vec::new();
-            for sym in crate::rules::symmetry::Symmetry::all() {
-                let squares: Vec<usize> = pattern
-                    .squares
-                    .iter()
-                    .map(|&(r, c)| {
-                        let (r, c) = sym.apply(r, c, n);
-                        r * n + c
-                    })
-                    .collect();
-                let mask = squares.iter().fold(0u64, |m, &s| m | 1 << s);
-                if masks.contains(&mask) {
-                    continue;
-                }
-                masks.push(mask);
+            for (squares, _) in placements(n, pattern) {
                 let index: usize = squares
                     .iter()
                     .enumerate()

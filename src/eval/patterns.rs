@@ -118,25 +118,33 @@ pub const fn pow3(k: usize) -> usize {
     p
 }
 
+/// The distinct placements of `pattern` on the n×n board under the 8 symmetries: each as its
+/// squares (indices) in the pattern's order, with their mask. Images covering the same squares
+/// as an earlier one are left out.
+pub fn placements(n: usize, pattern: &Pattern) -> Vec<(Vec<usize>, u64)> {
+    let mut out: Vec<(Vec<usize>, u64)> = Vec::new();
+    for sym in Symmetry::all() {
+        let placed: Vec<usize> = pattern
+            .squares
+            .iter()
+            .map(|&(r, c)| {
+                let (r, c) = sym.apply(r, c, n);
+                r * n + c
+            })
+            .collect();
+        let mask = placed.iter().fold(0u64, |m, &sq| m | 1 << sq);
+        if out.iter().all(|(_, seen)| *seen != mask) {
+            out.push((placed, mask));
+        }
+    }
+    out
+}
+
 /// Every distinct placement of every pattern on the n×n board.
 pub fn instances(n: usize, patterns: &[Pattern]) -> Vec<Instance> {
     let mut out = Vec::new();
     for (index, pattern) in patterns.iter().enumerate() {
-        let mut seen: Vec<u64> = Vec::new();
-        for sym in Symmetry::all() {
-            let placed: Vec<usize> = pattern
-                .squares
-                .iter()
-                .map(|&(r, c)| {
-                    let (r, c) = sym.apply(r, c, n);
-                    r * n + c
-                })
-                .collect();
-            let mask = placed.iter().fold(0u64, |m, &sq| m | 1 << sq);
-            if seen.contains(&mask) {
-                continue;
-            }
-            seen.push(mask);
+        for (placed, mask) in placements(n, pattern) {
             // The j-th set bit of the mask is square `ascending[j]`; its digit is its place in
             // the pattern's order.
             let mut ascending = placed.clone();

@@ -262,6 +262,8 @@ fn search(p: u64, o: u64, frame: &Frame, alpha: i32, beta: i32, nodes: &mut u64)
             let flipped = kernel8::flips(p, o, sq);
             *nodes += 1;
             let (np, no) = (o & !flipped, p | flipped | 1u64 << sq);
+            // Straight to the last-squares search when the child is there (what `search` would
+            // find out at its entry; skipping the detour measured 2–3% faster).
             let score = if count - 1 <= BY_SQUARE as i32 {
                 -search_few(np, no, empties & !(1u64 << sq), frame, -beta, -alpha, nodes)
             } else {
