@@ -209,6 +209,55 @@ fn six_by_six_is_a_white_win_by_four() {
     });
 }
 
+/// Searches of `count` random positions with 5/8 to 3/4 of the board empty, `depth` plies deep,
+/// selective and full width: (nodes selective, nodes full width, mean |score difference|).
+fn probcut_versus_full_width<P: Evaluate>(count: usize, depth: u32) -> (u64, u64, i32) {
+    let searcher = Searcher::new(1, 16).unwrap();
+    let mut rng = StdRng::seed_from_u64(5);
+    let full_width = Limits {
+        full_width: true,
+        ..Limits::depth(depth)
+    };
+    let squares = (P::start().size() * P::start().size()) as u32;
+    let (mut selective_nodes, mut full_nodes, mut off, mut done) = (0, 0, 0, 0);
+    while done < count {
+        let empties = rng.random_range(squares * 5 / 8..=squares * 3 / 4);
+        let Some(pos) = random_position::<P>(&mut rng, empties) else {
+            continue;
+        };
+        searcher.clear();
+        let (selective, _) = search(&searcher, &pos, &Limits::depth(depth));
+        searcher.clear();
+        let (full, _) = search(&searcher, &pos, &full_width);
+        selective_nodes += selective.nodes;
+        full_nodes += full.nodes;
+        off += (selective.score - full.score).abs();
+        done += 1;
+    }
+    (selective_nodes, full_nodes, off / count as i32)
+}
+
+#[test]
+fn probcut_prunes_the_trained_midgame_and_stays_near_full_width() {
+    let kind = BoardKind::default();
+    let (selective, full, off) =
+        with_position_type!(kind, P => probcut_versus_full_width::<P>(12, 8));
+    println!(
+        "8x8 depth 8: {selective} nodes selective, {full} full width, {off} centi-discs apart"
+    );
+    assert!(selective * 3 < full, "{selective} vs {full} nodes");
+    assert!(off <= 2 * DISC, "scores {off} centi-discs apart on average");
+    // Boards without a trained evaluation (whose errors were not measured) are searched full width.
+    for kind in [
+        BoardKind::new(Variant::Othello, 10).unwrap(),
+        BoardKind::new(Variant::Lehto, 7).unwrap(),
+    ] {
+        let (selective, full, off) =
+            with_position_type!(kind, P => probcut_versus_full_width::<P>(3, 4));
+        assert_eq!((selective, off), (full, 0), "{kind:?}");
+    }
+}
+
 #[test]
 fn a_search_without_limits_stops_soon_after_the_flag() {
     let searcher = Searcher::new(2, 16).unwrap();

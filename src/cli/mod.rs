@@ -125,6 +125,9 @@ pub enum Command {
         /// Score this many best moves.
         #[arg(long, default_value_t = 1)]
         multipv: usize,
+        /// Search every move to the full depth (no ProbCut in the midgame).
+        #[arg(long)]
+        full_width: bool,
         /// The opening book: on (the built-in one), off, or a book file; a book move is answered
         /// without a search (not with --exact or --wld).
         #[arg(long, default_value = "on")]
@@ -371,6 +374,7 @@ pub fn run(command: Command) -> Result<(), CliError> {
             exact,
             wld,
             multipv,
+            full_width,
             book,
             bookrandom,
             engine,
@@ -390,6 +394,7 @@ pub fn run(command: Command) -> Result<(), CliError> {
                 exact,
                 wld,
                 multipv,
+                full_width,
                 ..Default::default()
             };
             with_position_type!(kind, P => {

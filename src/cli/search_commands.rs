@@ -11,8 +11,8 @@ use std::path::Path;
 use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
-/// The depth `othel bench` searches by default.
-pub const BENCH_DEPTH: u32 = 11;
+/// The depth `othel bench` searches by default (a selective depth since the midgame ProbCut).
+pub const BENCH_DEPTH: u32 = 16;
 
 fn searcher(threads: usize, hash: usize) -> Result<Searcher, CliError> {
     Searcher::new(threads, hash).map_err(CliError::Threads)

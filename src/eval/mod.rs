@@ -61,6 +61,12 @@ pub trait Evaluate: Position {
     /// A cheap score of the position reached by a move, from the view of the player who made it,
     /// used to order moves (higher first).
     fn order_key(&self) -> i32;
+
+    /// Whether the midgame search may prune by ProbCut with the error spreads it measured on the
+    /// trained 8×8 evaluation: true only for evaluations whose errors are no wider.
+    fn probcut_calibrated() -> bool {
+        false
+    }
 }
 
 /// Interpolates between an opening weight and an endgame weight by the share of empty squares.

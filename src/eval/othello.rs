@@ -196,6 +196,11 @@ impl<G: OthelloGeometry> Evaluate for Othello<G> {
         }
     }
 
+    /// The trained evaluations (8×8, and 6×6 whose scores are smaller).
+    fn probcut_calibrated() -> bool {
+        trained::<G>().is_some()
+    }
+
     #[inline]
     fn order_key(&self) -> i32 {
         // After the move the opponent is to move: few replies for it and corners for the mover are

@@ -50,6 +50,8 @@ pub struct GoParams {
     pub wld: bool,
     /// `multipv K`
     pub multipv: Option<usize>,
+    /// `fullwidth`
+    pub full_width: bool,
 }
 
 /// A command of the protocol.
@@ -149,6 +151,7 @@ enum GoParam {
     Infinite,
     Exact,
     Wld,
+    FullWidth,
 }
 
 fn with_number<'a, T: std::str::FromStr>(
@@ -174,6 +177,7 @@ fn go_param(input: &str) -> IResult<&str, GoParam> {
             value(GoParam::Infinite, keyword("infinite")),
             value(GoParam::Exact, keyword("exact")),
             value(GoParam::Wld, keyword("wld")),
+            value(GoParam::FullWidth, keyword("fullwidth")),
         )),
     )
     .parse(input)
@@ -194,6 +198,7 @@ impl GoParams {
             GoParam::Infinite => self.infinite = true,
             GoParam::Exact => self.exact = true,
             GoParam::Wld => self.wld = true,
+            GoParam::FullWidth => self.full_width = true,
         }
     }
 }
@@ -251,7 +256,7 @@ pub fn parse(line: &str) -> Result<Command, ParseError> {
             let (_, (params, _)) = all_consuming((many0(go_param), multispace0))
                 .parse(args)
                 .map_err(|_| {
-                    fail("go takes depth D, nodes N, movetime MS, wtime MS, btime MS, winc MS, binc MS, movestogo N, infinite, exact, wld, multipv K")
+                    fail("go takes depth D, nodes N, movetime MS, wtime MS, btime MS, winc MS, binc MS, movestogo N, infinite, exact, wld, multipv K, fullwidth")
                 })?;
             let mut go = GoParams::default();
             for param in params {
@@ -365,6 +370,10 @@ mod tests {
             (Some(12), Some(1000), Some(2000), true, Some(3))
         );
         assert_eq!(parse("go"), Ok(Command::Go(GoParams::default())));
+        let Ok(Command::Go(go)) = parse("go depth 10 fullwidth") else {
+            panic!()
+        };
+        assert!(go.full_width && !GoParams::default().full_width);
         assert_eq!(parse("play F5"), Ok(Command::Play("f5".parse().unwrap())));
         assert_eq!(parse("perft 7"), Ok(Command::Perft(7)));
     }

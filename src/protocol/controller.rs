@@ -357,6 +357,7 @@ impl Controller {
             exact: go.exact,
             wld: go.wld,
             multipv: go.multipv.unwrap_or(self.options.multipv).max(1),
+            full_width: go.full_width,
         }
     }
 

@@ -165,6 +165,13 @@ pub fn midgame<P: Evaluate>(w: &mut Worker, pos: &P, depth: i32, alpha: i32, bet
             return score;
         }
     }
+    if beta == alpha + 1
+        && depth >= MPC_MIDGAME_MIN_DEPTH
+        && w.shared.midgame_probcut
+        && let Some(score) = midgame_probcut(w, pos, depth, alpha)
+    {
+        return score;
+    }
     let kids = ordered_children(pos, hash_move);
     if kids.is_empty() {
         return if pos.must_pass() {
@@ -186,6 +193,47 @@ pub fn midgame<P: Evaluate>(w: &mut Worker, pos: &P, depth: i32, alpha: i32, bet
         w.shared.tt.store(key, entry);
     }
     score
+}
+
+/// Null-window midgame nodes with at least this many plies left try a probable cut-off.
+const MPC_MIDGAME_MIN_DEPTH: i32 = 3;
+
+/// How many σ beyond the window the shallow search must land. Chosen by matches at 4 s + 0.05 s a
+/// move on one thread over XOT openings: t = 1.0 scored 60.5% against 1.5 (100 games), 59% against
+/// 2.0, and 58.8% against 0.7 (120 games); t = 1.5 scored 80% against no ProbCut at all.
+const MPC_MIDGAME_T: f32 = 1.0;
+
+/// The shallow depth whose search predicts a `depth`-ply one: about half as deep, of the same
+/// parity (scores swing with the side to move at the leaves, by about 3 discs on 8×8).
+fn mpc_shallow_depth(depth: i32) -> i32 {
+    (depth / 4) * 2 + (depth & 1)
+}
+
+/// The standard deviation, in centi-discs, of (deep − shallow search) for each depth and its
+/// [`mpc_shallow_depth`] (measured on 86 self-play positions of 20 to 50 empties, depths 1 to 12;
+/// deeper ones are extrapolated).
+const MPC_MIDGAME_SIGMA: [i32; 13] = [0, 0, 0, 373, 328, 255, 332, 290, 258, 232, 315, 263, 301];
+
+/// ProbCut in the midgame (Buro's idea, which Edax and Egaroucid use at every depth): a null-window
+/// search at the shallow depth that lands t·σ beyond the window is taken as the deep search's
+/// answer. Returns the window bound so claimed.
+fn midgame_probcut<P: Evaluate>(w: &mut Worker, pos: &P, depth: i32, alpha: i32) -> Option<i32> {
+    let shallow = mpc_shallow_depth(depth);
+    let sigma = MPC_MIDGAME_SIGMA
+        .get(depth as usize)
+        .copied()
+        .unwrap_or(300 + 15 * (depth - 12));
+    let margin = (MPC_MIDGAME_T * sigma as f32) as i32;
+    let beta = alpha + 1;
+    let high = beta + margin;
+    if midgame(w, pos, shallow, high - 1, high) >= high {
+        return Some(beta);
+    }
+    let low = alpha - margin;
+    if midgame(w, pos, shallow, low, low + 1) <= low {
+        return Some(alpha);
+    }
+    None
 }
 
 /// The exact endgame score in centi-discs, for a window in centi-discs.

@@ -38,6 +38,8 @@ pub struct Shared<'a> {
     /// The selectivity level of the endgame pass under way (0: exact; see
     /// `alphabeta::Selectivity`).
     pub selectivity: std::sync::atomic::AtomicU8,
+    /// Whether depth-limited midgame nodes may cut off by ProbCut.
+    pub midgame_probcut: bool,
 }
 
 impl<'a> Shared<'a> {

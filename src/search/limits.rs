@@ -33,6 +33,9 @@ pub struct Limits {
     pub wld: bool,
     /// How many best moves to score exactly (at least 1).
     pub multipv: usize,
+    /// Search every move to the full depth: no ProbCut in the midgame (which the trained boards
+    /// use otherwise; see `alphabeta::midgame_probcut`).
+    pub full_width: bool,
 }
 
 impl Default for Limits {
@@ -46,6 +49,7 @@ impl Default for Limits {
             exact: false,
             wld: false,
             multipv: 1,
+            full_width: false,
         }
     }
 }

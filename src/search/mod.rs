@@ -219,6 +219,7 @@ impl Searcher {
             limit_hit: std::sync::Mutex::new(None),
             parallel: self.threads > 1,
             selectivity: std::sync::atomic::AtomicU8::new(0),
+            midgame_probcut: P::probcut_calibrated() && !limits.full_width,
         };
         let size = pos.size();
         let mut result = SearchResult {
