@@ -5,7 +5,7 @@
 mod common;
 
 use othel::book::{Book, embedded};
-use othel::rules::geometry::Size8;
+use othel::rules::geometry::{Size6, Size8};
 use othel::rules::{BoardKind, Othello, Position, Variant};
 use rand::{RngExt, SeedableRng, rngs::StdRng};
 use std::io::Write;
@@ -44,6 +44,33 @@ fn the_built_in_books_know_their_openings() {
         let moves = book.moves(&after);
         assert!(moves.iter().any(|m| m.mv == othel::rules::Move::Swap), "{moves:?}");
     });
+}
+
+/// The 6×6 book is solved: from the start (white wins 20–16, so −4 for black), every position
+/// along the perfect lines has exact scores for all its moves, and its score is its best move's.
+#[test]
+fn the_6x6_book_is_solved() {
+    let book = embedded(BoardKind::new(Variant::Othello, 6).unwrap()).unwrap();
+    let start = Othello::<Size6>::start();
+    assert_eq!(book.get(&start).map(|e| (e.score, e.exact)), Some((-400, true)));
+    let mut lines = vec![(start, 0)];
+    let mut deepest = 0;
+    while let Some((pos, ply)) = lines.pop() {
+        let moves = book.moves(&pos);
+        let Some(best) = moves.first().copied() else {
+            continue;
+        };
+        deepest = deepest.max(ply);
+        let entry = book.get(&pos).unwrap();
+        assert!(entry.exact && entry.score == best.score, "{entry:?} vs {best:?}");
+        for m in &moves {
+            assert!(m.exact, "{m:?}");
+            if m.score == best.score {
+                lines.push((pos.play(m.mv), ply + 1));
+            }
+        }
+    }
+    assert!(deepest >= 6, "the perfect lines end at ply {deepest}");
 }
 
 #[test]
