@@ -52,7 +52,10 @@ fn the_built_in_books_know_their_openings() {
 fn the_6x6_book_is_solved() {
     let book = embedded(BoardKind::new(Variant::Othello, 6).unwrap()).unwrap();
     let start = Othello::<Size6>::start();
-    assert_eq!(book.get(&start).map(|e| (e.score, e.exact)), Some((-400, true)));
+    assert_eq!(
+        book.get(&start).map(|e| (e.score, e.exact)),
+        Some((-400, true))
+    );
     let mut lines = vec![(start, 0)];
     let mut deepest = 0;
     while let Some((pos, ply)) = lines.pop() {
@@ -62,7 +65,10 @@ fn the_6x6_book_is_solved() {
         };
         deepest = deepest.max(ply);
         let entry = book.get(&pos).unwrap();
-        assert!(entry.exact && entry.score == best.score, "{entry:?} vs {best:?}");
+        assert!(
+            entry.exact && entry.score == best.score,
+            "{entry:?} vs {best:?}"
+        );
         for m in &moves {
             assert!(m.exact, "{m:?}");
             if m.score == best.score {
