@@ -225,13 +225,36 @@ fn midgame_probcut<P: Evaluate>(w: &mut Worker, pos: &P, depth: i32, alpha: i32)
         .unwrap_or(300 + 15 * (depth - 12));
     let margin = (MPC_MIDGAME_T * sigma as f32) as i32;
     let beta = alpha + 1;
-    let high = beta + margin;
-    if midgame(w, pos, shallow, high - 1, high) >= high {
-        return Some(beta);
+    shallow_cut(w, pos, shallow, Some(beta + margin), Some(alpha - margin)).map(|cut| match cut {
+        Cut::High => beta,
+        Cut::Low => alpha,
+    })
+}
+
+/// Which side of its window a shallow search proved a position to lie on.
+enum Cut {
+    High,
+    Low,
+}
+
+/// The test both ProbCuts make: a null-window search `shallow` plies deep proving the position
+/// worth at least `high`, else at most `low` (centi-discs; a bound left out is not tried).
+fn shallow_cut<P: Evaluate>(
+    w: &mut Worker,
+    pos: &P,
+    shallow: i32,
+    high: Option<i32>,
+    low: Option<i32>,
+) -> Option<Cut> {
+    if let Some(high) = high
+        && midgame(w, pos, shallow, high - 1, high) >= high
+    {
+        return Some(Cut::High);
     }
-    let low = alpha - margin;
-    if midgame(w, pos, shallow, low, low + 1) <= low {
-        return Some(alpha);
+    if let Some(low) = low
+        && midgame(w, pos, shallow, low, low + 1) <= low
+    {
+        return Some(Cut::Low);
     }
     None
 }
@@ -379,16 +402,14 @@ fn probcut<P: Evaluate>(
     };
     let margin = (SELECTIVITY_T[level as usize] * MPC_SIGMA[shallow] * DISC as f32) as i32;
     let depth = 2 * shallow as i32;
+    // Bounds beyond the whole board cannot be proved: not tried.
     let top = (pos.size() * pos.size()) as i32 * DISC;
-    let high = beta * DISC + margin;
-    if high < top && midgame(w, pos, depth, high - 1, high) >= high {
-        return Some(beta);
-    }
-    let low = alpha * DISC - margin;
-    if low > -top && midgame(w, pos, depth, low, low + 1) <= low {
-        return Some(alpha);
-    }
-    None
+    let high = Some(beta * DISC + margin).filter(|&high| high < top);
+    let low = Some(alpha * DISC - margin).filter(|&low| low > -top);
+    shallow_cut(w, pos, depth, high, low).map(|cut| match cut {
+        Cut::High => beta,
+        Cut::Low => alpha,
+    })
 }
 
 /// Endgame nodes with at least this many empty squares and no hash move search for one first.
