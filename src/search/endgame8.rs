@@ -1,7 +1,8 @@
 //! The last few empty squares of an Othello board that plays on the 8×8 kernels (8×8, and 6×6 and
 //! 4×4 set in its corner), solved straight on `u64` bitboards: no position type, no table, no
-//! move list. Moves into quadrants holding an odd number of empty squares go first (parity, as in
-//! Edax and Egaroucid); the last empty square is scored by counting its flips.
+//! move list. From five empty squares up, moves are tried fewest replies first (fastest first);
+//! below, and to break ties, moves into quadrants holding an odd number of empty squares go first
+//! (parity, as in Edax and Egaroucid); the last empty square is scored by counting its flips.
 //!
 //! It gives the same scores as the generic solver in `alphabeta` (a test compares them) and is
 //! what the exact search calls below `ENDGAME_SHALLOW` empty squares when the board allows.
@@ -252,6 +253,9 @@ fn search(p: u64, o: u64, frame: &Frame, alpha: i32, beta: i32, nodes: &mut u64)
         return -search(o, p, frame, -beta, -alpha, nodes);
     }
     let odd = frame.odd_region(empties);
+    if count >= FASTEST_FIRST_EMPTIES {
+        return search_sorted(p, o, moves, odd, empties, frame, alpha, beta, nodes);
+    }
     let mut alpha = alpha;
     let mut best = -i32::MAX;
     for group in [moves & odd, moves & !odd] {
@@ -276,6 +280,64 @@ fn search(p: u64, o: u64, frame: &Frame, alpha: i32, beta: i32, nodes: &mut u64)
                     if alpha >= beta {
                         return best;
                     }
+                }
+            }
+        }
+    }
+    best
+}
+
+/// From this many empty squares, moves are tried fewest replies first (fastest first, as in Edax
+/// and Egaroucid), parity breaking the ties. On FFO #40–#49 (1 thread) it took 37% fewer nodes
+/// than parity alone and 7% less time; from 6 or 7 empties, fewer nodes were saved.
+const FASTEST_FIRST_EMPTIES: i32 = 5;
+
+/// The node of [`search`] with its moves sorted fastest first: `count` empty squares (`empties`),
+/// `moves` the placements, `odd` the empty squares in odd quadrants.
+#[allow(clippy::too_many_arguments)]
+fn search_sorted(
+    p: u64,
+    o: u64,
+    moves: u64,
+    odd: u64,
+    empties: u64,
+    frame: &Frame,
+    alpha: i32,
+    beta: i32,
+    nodes: &mut u64,
+) -> i32 {
+    // The children: ordering key, square, discs of the player then to move and of the other.
+    let mut list = [(0i32, 0u32, 0u64, 0u64); 32];
+    let mut n = 0;
+    let mut rest = moves;
+    while rest != 0 && n < list.len() {
+        let sq = rest.trailing_zeros();
+        rest &= rest - 1;
+        let flipped = kernel8::flips(p, o, sq as usize);
+        let (np, no) = (o & !flipped, p | flipped | 1u64 << sq);
+        let replies = (kernel8::moves(np, no) & frame.board).count_ones() as i32;
+        let key = 2 * replies + (odd >> sq & 1 == 0) as i32;
+        list[n] = (key, sq, np, no);
+        n += 1;
+    }
+    let list = &mut list[..n];
+    list.sort_unstable_by_key(|m| m.0);
+    let to_few = empties.count_ones() - 1 <= BY_SQUARE;
+    let mut alpha = alpha;
+    let mut best = -i32::MAX;
+    for &(_, sq, np, no) in list.iter() {
+        *nodes += 1;
+        let score = if to_few {
+            -search_few(np, no, empties & !(1u64 << sq), frame, -beta, -alpha, nodes)
+        } else {
+            -search(np, no, frame, -beta, -alpha, nodes)
+        };
+        if score > best {
+            best = score;
+            if score > alpha {
+                alpha = score;
+                if alpha >= beta {
+                    return best;
                 }
             }
         }
