@@ -22,6 +22,7 @@ const MIDGAME_SPLIT_DEPTH: i32 = 4;
 const ENDGAME_SPLIT_EMPTIES: u32 = 13;
 /// Endgame nodes with fewer empty squares skip the table and the sorting.
 const ENDGAME_SHALLOW: u32 = 7;
+const _: () = assert!(ENDGAME_SHALLOW as usize <= endgame8::MAX_EMPTIES);
 
 /// Which search a node belongs to: the window's unit and what the children are searched with.
 #[derive(Clone, Copy)]
