@@ -2,8 +2,8 @@
 //!
 //! Two implementations of each: a portable one (always compiled, the reference the tests compare
 //! against) and, when the build targets a CPU with AVX2 (`-C target-cpu=native`, see README.md), a
-//! vectorised one that works on four directions at once. [`moves`] and [`flips`] pick the best one the
-//! build allows.
+//! vectorised one that works on four directions at once (its flips use AVX-512's leading-zero count
+//! where the CPU has it). [`moves`] and [`flips`] pick the best one the build allows.
 
 /// Every square but those of columns a and h: where a horizontal or diagonal step may land without
 /// wrapping to the next row.
@@ -156,6 +156,31 @@ mod avx2 {
         }
     }
 
+    /// Each lane's highest set bit (none in a zero lane).
+    #[inline(always)]
+    fn highest_bit(v: __m256i) -> __m256i {
+        // With AVX-512 (CD and VL), a leading-zero count per lane places it: a logical shift by
+        // 64 gives 0 for a zero lane (the idea Egaroucid uses for its flips).
+        #[cfg(all(target_feature = "avx512cd", target_feature = "avx512vl"))]
+        // SAFETY: AVX-512 CD and VL are enabled for this build; register-only intrinsics.
+        unsafe {
+            _mm256_srlv_epi64(_mm256_set1_epi64x(i64::MIN), _mm256_lzcnt_epi64(v))
+        }
+        // Without it, smear the bits downwards and keep the top one.
+        #[cfg(not(all(target_feature = "avx512cd", target_feature = "avx512vl")))]
+        // SAFETY: AVX2 is enabled for this build; register-only intrinsics.
+        unsafe {
+            let mut smear = v;
+            smear = _mm256_or_si256(smear, _mm256_srli_epi64::<1>(smear));
+            smear = _mm256_or_si256(smear, _mm256_srli_epi64::<2>(smear));
+            smear = _mm256_or_si256(smear, _mm256_srli_epi64::<4>(smear));
+            smear = _mm256_or_si256(smear, _mm256_srli_epi64::<8>(smear));
+            smear = _mm256_or_si256(smear, _mm256_srli_epi64::<16>(smear));
+            smear = _mm256_or_si256(smear, _mm256_srli_epi64::<32>(smear));
+            _mm256_andnot_si256(_mm256_srli_epi64::<1>(smear), smear)
+        }
+    }
+
     #[inline(always)]
     pub fn moves(p: u64, o: u64) -> u64 {
         // SAFETY: AVX2 is enabled for this build; every intrinsic works on registers only.
@@ -224,17 +249,9 @@ mod avx2 {
             );
             let flips_up = _mm256_and_si256(below, ray_up);
 
-            // Towards lower indices: the highest non-opponent square. Without a lane-wise
-            // leading-zero count, smear the bits downwards and keep the top one.
+            // Towards lower indices: the highest non-opponent square.
             let stop_down = _mm256_andnot_si256(ov, ray_down);
-            let mut smear = stop_down;
-            smear = _mm256_or_si256(smear, _mm256_srli_epi64::<1>(smear));
-            smear = _mm256_or_si256(smear, _mm256_srli_epi64::<2>(smear));
-            smear = _mm256_or_si256(smear, _mm256_srli_epi64::<4>(smear));
-            smear = _mm256_or_si256(smear, _mm256_srli_epi64::<8>(smear));
-            smear = _mm256_or_si256(smear, _mm256_srli_epi64::<16>(smear));
-            smear = _mm256_or_si256(smear, _mm256_srli_epi64::<32>(smear));
-            let top = _mm256_andnot_si256(_mm256_srli_epi64::<1>(smear), smear);
+            let top = highest_bit(stop_down);
             let outflank_down = _mm256_and_si256(top, pv);
             let above = _mm256_slli_epi64::<1>(_mm256_sub_epi64(zero, outflank_down));
             let flips_down = _mm256_and_si256(above, ray_down);
