@@ -7,6 +7,8 @@
 //! It gives the same scores as the generic solver in `alphabeta` (a test compares them) and is
 //! what the exact search calls below `ENDGAME_SHALLOW` empty squares when the board allows.
 
+use std::mem::MaybeUninit;
+
 use crate::rules::kernel8::{self, Board8};
 use crate::rules::othello::stable_discs8;
 
@@ -15,6 +17,7 @@ use crate::rules::othello::stable_discs8;
 pub struct Frame {
     board: u64,
     quadrants: [u64; 4],
+    corners: u64,
     squares: i32,
 }
 
@@ -35,9 +38,12 @@ impl Frame {
             }
             row += 1;
         }
+        let last = side - 1;
+        let corners = 1u64 | 1u64 << last | 1u64 << (last * 8) | 1u64 << (last * 8 + last);
         Frame {
             board,
             quadrants,
+            corners,
             squares: (side * side) as i32,
         }
     }
@@ -261,10 +267,13 @@ fn search(p: u64, o: u64, frame: &Frame, alpha: i32, beta: i32, nodes: &mut u64)
     }
     // Fewest replies first (fastest first, as in Edax and Egaroucid), parity breaking the ties:
     // on FFO #40–#49 (1 thread), 37% fewer nodes than parity alone and 7% less time. Every node
-    // here has 5 or more empty squares; sorting only from 6 or 7 saved fewer nodes.
+    // here has 5 or more empty squares; sorting only from 6 or 7 saved fewer nodes. A corner
+    // among the replies counts half a reply more (2% fewer nodes; counting it a whole reply
+    // more, or preferring moves that take a corner, saved less or cost).
     let odd = frame.odd_region(empties);
     // The children: ordering key, square, discs of the player then to move and of the other.
-    let mut list = [(0i32, 0u32, 0u64, 0u64); MAX_EMPTIES];
+    // Left uninitialised: zeroing the whole array cost 3% of the solver's instructions.
+    let mut list = [MaybeUninit::<(i32, u32, u64, u64)>::uninit(); MAX_EMPTIES];
     let mut n = 0;
     let mut rest = moves;
     while rest != 0 {
@@ -272,12 +281,16 @@ fn search(p: u64, o: u64, frame: &Frame, alpha: i32, beta: i32, nodes: &mut u64)
         rest &= rest - 1;
         let flipped = kernel8::flips(p, o, sq as usize);
         let (np, no) = (o & !flipped, p | flipped | 1u64 << sq);
-        let replies = (kernel8::moves(np, no) & frame.board).count_ones() as i32;
-        let key = 2 * replies + (odd >> sq & 1 == 0) as i32;
-        list[n] = (key, sq, np, no);
+        let replies = kernel8::moves(np, no) & frame.board;
+        let key = 2 * replies.count_ones() as i32
+            + (replies & frame.corners).count_ones() as i32
+            + (odd >> sq & 1 == 0) as i32;
+        list[n].write((key, sq, np, no));
         n += 1;
     }
-    let list = &mut list[..n];
+    // SAFETY: the first n entries were written just above, and MaybeUninit<T> has T's layout.
+    let list =
+        unsafe { &mut *(&mut list[..n] as *mut [MaybeUninit<_>] as *mut [(i32, u32, u64, u64)]) };
     list.sort_unstable_by_key(|m| m.0);
     // Straight to the last-squares search when the children are there (what `search` would find
     // out at its entry; skipping the detour measured 2–3% faster).
