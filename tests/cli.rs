@@ -56,6 +56,13 @@ fn perft_takes_variant_size_board_and_threads() {
         "{}",
         stdout(&out)
     );
+    // So may an OBF line, with its ';' and scores.
+    let out = othel(&["perft", "--board", "OOX------------- X; d1:+0", "2"]);
+    assert!(
+        stdout(&out).starts_with("perft 2 nodes 1 "),
+        "{}",
+        stdout(&out)
+    );
     let out = othel(&["perft", "--size", "6", "5"]);
     assert!(
         stdout(&out).starts_with("perft 5 nodes 1364 "),

@@ -6,7 +6,7 @@ mod train_commands;
 
 use crate::rules::diagram::diagram;
 use crate::rules::game::{Game, GameError};
-use crate::rules::notation::{self, NotationError, Setup};
+use crate::rules::notation::{self, NotationError, ObfLine, Setup};
 use crate::rules::variant::BadSize;
 use crate::rules::{BoardKind, Position, Variant, perft};
 use crate::with_position_type;
@@ -257,7 +257,7 @@ pub struct PositionArgs {
     #[arg(long)]
     pub size: Option<usize>,
     /// A board string: the squares from a1 row by row (X black, O white, - empty), a space, the
-    /// colour to move.
+    /// colour to move (an OBF line reads too: `…  X;` and any `move:score` entries after it).
     #[arg(long, allow_hyphen_values = true)]
     pub board: Option<String>,
 }
@@ -313,7 +313,7 @@ impl PositionArgs {
     /// The board kind and, when --board was given, its setup.
     pub fn resolve(&self) -> Result<(BoardKind, Option<Setup>), CliError> {
         if let Some(text) = &self.board {
-            let setup: Setup = text.parse().map_err(CliError::Board)?;
+            let setup = text.parse::<ObfLine>().map_err(CliError::Board)?.setup;
             let kind = setup.kind();
             if self.variant.is_some_and(|v| v != kind.variant())
                 || self.size.is_some_and(|s| s != kind.size())

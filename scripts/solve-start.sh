@@ -1,0 +1,13 @@
+#!/usr/bin/env bash
+# Perfect solve of an Othello board from the start position (6×6 by default: white wins 20–16,
+# so −4 for black): prints the final report (score, nodes, milliseconds, nodes/s) and the time.
+# Usage: scripts/solve-start.sh [SIZE] [analyze options…]   e.g. scripts/solve-start.sh 6 --threads 2 --hash 1024
+set -euo pipefail
+cd "$(dirname "$0")/.."
+size=${1:-6}
+shift || true
+cargo build --release --quiet
+start=$(date +%s.%N)
+./target/release/othel analyze --size "$size" --exact --book off "$@" | grep '^info depth' | tail -n 1
+end=$(date +%s.%N)
+awk -v a="$start" -v b="$end" 'BEGIN { printf "wall %.1f s\n", b - a }'
