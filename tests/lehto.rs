@@ -267,3 +267,42 @@ fn a_full_5x5_game_ends_when_the_board_is_full() {
     assert_eq!(end.final_score(), reference.final_score());
     assert_eq!(end.final_score().unsigned_abs(), black.abs_diff(white));
 }
+
+/// `first_waves` gives, from one walk, the first wave of the cascade for either player placing.
+fn first_waves_match_the_cascades<G: Geometry>(boards: u64) {
+    use othel::rules::lehto::first_waves;
+    let mut x = 0x9E37_79B9_7F4A_7C15u64;
+    let mut checked = 0;
+    for _ in 0..boards {
+        let (mut player, mut opponent) = (G::Bits::ZERO, G::Bits::ZERO);
+        for sq in 0..G::SQUARES {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            match x % 3 {
+                0 => player = player | G::Bits::bit(sq),
+                1 => opponent = opponent | G::Bits::bit(sq),
+                _ => {}
+            }
+        }
+        let empties = (0..G::SQUARES).filter(|&sq| !(player | opponent).has(sq));
+        for sq in empties {
+            let first = |p, o| {
+                lehto_waves::<G>(p, o, sq)
+                    .first()
+                    .copied()
+                    .unwrap_or(G::Bits::ZERO)
+            };
+            let waves = first_waves::<G>(player, opponent, sq);
+            assert_eq!(waves, (first(player, opponent), first(opponent, player)));
+            checked += (waves != (G::Bits::ZERO, G::Bits::ZERO)) as u32;
+        }
+    }
+    assert!(checked > 0, "no placement marked anything");
+}
+
+#[test]
+fn first_waves_of_both_players_match_the_cascades() {
+    first_waves_match_the_cascades::<Size5>(200);
+    first_waves_match_the_cascades::<Size9>(100);
+}

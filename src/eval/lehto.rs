@@ -3,7 +3,7 @@
 
 use super::{DISC, Evaluate, Term};
 use crate::rules::geometry::neighbours;
-use crate::rules::lehto::{Lehto, LehtoGeometry, first_wave};
+use crate::rules::lehto::{Lehto, LehtoGeometry, first_waves};
 use crate::rules::{Bits, Position};
 
 impl<G: LehtoGeometry> Evaluate for Lehto<G> {
@@ -18,8 +18,8 @@ impl<G: LehtoGeometry> Evaluate for Lehto<G> {
         let (mut my_best, mut their_best, mut my_threats, mut their_threats) = (0, 0, 0, 0);
         for sq in frontier.squares() {
             // The first wave only: the cascades would cost more than they tell at a leaf.
-            let mine = first_wave::<G>(me, them, sq).count() as i32;
-            let theirs = first_wave::<G>(them, me, sq).count() as i32;
+            let (mine, theirs) = first_waves::<G>(me, them, sq);
+            let (mine, theirs) = (mine.count() as i32, theirs.count() as i32);
             my_best = my_best.max(mine);
             their_best = their_best.max(theirs);
             my_threats += (mine > 0) as i32;

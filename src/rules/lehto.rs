@@ -36,14 +36,14 @@ impl LehtoGeometry for Size19 {}
 /// The four lines through a square, as (row step, column step).
 const LINES: [(isize, isize); 4] = [(0, 1), (1, 0), (1, 1), (1, -1)];
 
-/// The opponent stones in palindromic runs through `index` (judged on `player`/`opponent`).
-fn palindrome_marks<G: Geometry>(player: G::Bits, opponent: G::Bits, index: usize) -> G::Bits {
+/// Calls `on_run` with each maximal run of two or more occupied squares through `index` (one per
+/// line, bounded by empty squares or the edge), its squares in order along the line.
+#[inline(always)]
+fn runs_through<G: Geometry>(occupied: G::Bits, index: usize, mut on_run: impl FnMut(&[usize])) {
     let size = G::SIZE as isize;
-    let occupied = player | opponent;
     let (row, col) = coords(index, G::SIZE);
     let (row, col) = (row as isize, col as isize);
     let on_board = |r: isize, c: isize| (0..size).contains(&r) && (0..size).contains(&c);
-    let mut marks = G::Bits::ZERO;
     for (dr, dc) in LINES {
         // Walk back to the first stone of the run, then read it forwards.
         let (mut r, mut c) = (row, col);
@@ -59,19 +59,35 @@ fn palindrome_marks<G: Geometry>(player: G::Bits, opponent: G::Bits, index: usiz
             r += dr;
             c += dc;
         }
-        if len < 2 {
-            continue;
-        }
-        let run = &run[..len];
-        let palindrome = (0..len / 2).all(|i| player.has(run[i]) == player.has(run[len - 1 - i]));
-        if palindrome {
-            for &sq in run {
-                if opponent.has(sq) {
-                    marks |= G::Bits::bit(sq);
-                }
-            }
+        if len >= 2 {
+            on_run(&run[..len]);
         }
     }
+}
+
+/// Whether a run's colours read the same both ways (`mine` tells one colour from the other).
+#[inline(always)]
+fn is_palindrome(run: &[usize], mine: impl Fn(usize) -> bool) -> bool {
+    let len = run.len();
+    (0..len / 2).all(|i| mine(run[i]) == mine(run[len - 1 - i]))
+}
+
+/// The stones of `of` in a run.
+#[inline(always)]
+fn stones_in<B: Bits>(run: &[usize], of: B) -> B {
+    run.iter()
+        .filter(|&&sq| of.has(sq))
+        .fold(B::ZERO, |acc, &sq| acc | B::bit(sq))
+}
+
+/// The opponent stones in palindromic runs through `index` (judged on `player`/`opponent`).
+fn palindrome_marks<G: Geometry>(player: G::Bits, opponent: G::Bits, index: usize) -> G::Bits {
+    let mut marks = G::Bits::ZERO;
+    runs_through::<G>(player | opponent, index, |run| {
+        if is_palindrome(run, |sq| player.has(sq)) {
+            marks |= stones_in(run, opponent);
+        }
+    });
     marks
 }
 
@@ -111,10 +127,25 @@ pub fn lehto_flips<G: Geometry>(player: G::Bits, opponent: G::Bits, index: usize
     cascade::<G>(player, opponent, index, |_| {})
 }
 
-/// The opponent stones the first wave of a placement by `player` on the empty square `index` would
-/// mark (the cascade after it left out): a cheap measure of a placement for the evaluation.
-pub fn first_wave<G: Geometry>(player: G::Bits, opponent: G::Bits, index: usize) -> G::Bits {
-    palindrome_marks::<G>(player | G::Bits::bit(index), opponent, index)
+/// The stones the first wave of a placement on the empty square `index` would mark (the cascade
+/// after it left out), if `player` made it and if `opponent` did: a cheap measure of the square
+/// for the evaluation, both from one walk along the runs through it.
+pub fn first_waves<G: Geometry>(
+    player: G::Bits,
+    opponent: G::Bits,
+    index: usize,
+) -> (G::Bits, G::Bits) {
+    let (mut by_player, mut by_opponent) = (G::Bits::ZERO, G::Bits::ZERO);
+    runs_through::<G>(player | opponent | G::Bits::bit(index), index, |run| {
+        // The runs are the same whoever places; only the placed stone's colour differs.
+        if is_palindrome(run, |sq| sq == index || player.has(sq)) {
+            by_player |= stones_in(run, opponent);
+        }
+        if is_palindrome(run, |sq| sq != index && player.has(sq)) {
+            by_opponent |= stones_in(run, player);
+        }
+    });
+    (by_player, by_opponent)
 }
 
 /// The flips of each wave of a placement, in order (for diagnostics and tests).
