@@ -280,8 +280,8 @@ fn first_waves_match_the_cascades<G: Geometry>(boards: u64) {
             x ^= x >> 7;
             x ^= x << 17;
             match x % 3 {
-                0 => player = player | G::Bits::bit(sq),
-                1 => opponent = opponent | G::Bits::bit(sq),
+                0 => player |= G::Bits::bit(sq),
+                1 => opponent |= G::Bits::bit(sq),
                 _ => {}
             }
         }
