@@ -43,21 +43,38 @@ fn runs_through<G: Geometry>(occupied: G::Bits, index: usize, mut on_run: impl F
     let size = G::SIZE as isize;
     let (row, col) = coords(index, G::SIZE);
     let (row, col) = (row as isize, col as isize);
-    let on_board = |r: isize, c: isize| (0..size).contains(&r) && (0..size).contains(&c);
     for (dr, dc) in LINES {
+        // How many squares the line reaches from `index` backwards (sign −1) and forwards (+1):
+        // the walks below then test no edges.
+        let reach = |sign: isize| {
+            let rows = match dr * sign {
+                0 => isize::MAX,
+                d if d > 0 => size - 1 - row,
+                _ => row,
+            };
+            let cols = match dc * sign {
+                0 => isize::MAX,
+                d if d > 0 => size - 1 - col,
+                _ => col,
+            };
+            rows.min(cols)
+        };
+        let step = dr * size + dc;
         // Walk back to the first stone of the run, then read it forwards.
-        let (mut r, mut c) = (row, col);
-        while on_board(r - dr, c - dc) && occupied.has(((r - dr) * size + (c - dc)) as usize) {
-            r -= dr;
-            c -= dc;
+        let (back, ahead) = (reach(-1), reach(1));
+        let mut start = index as isize;
+        let mut behind = 0;
+        while behind < back && occupied.has((start - step) as usize) {
+            start -= step;
+            behind += 1;
         }
         let mut run = [0usize; 19];
         let mut len = 0;
-        while on_board(r, c) && occupied.has((r * size + c) as usize) {
-            run[len] = (r * size + c) as usize;
+        let mut sq = start;
+        while len <= (behind + ahead) as usize && occupied.has(sq as usize) {
+            run[len] = sq as usize;
             len += 1;
-            r += dr;
-            c += dc;
+            sq += step;
         }
         if len >= 2 {
             on_run(&run[..len]);
