@@ -10,11 +10,11 @@ runs=${2:-3}
 shift 2 || shift $#
 cargo build --release --quiet
 # Forty squares in a fixed shuffled order: every empty square is a Lehto placement.
-half="i4 c5 g8 h2 a8 a2 b4 g4 d5 c2 c4 e7 a5 b1 h6 c7 i7 e3 e8 i6 e4 d4 b3 c8 d9 e5 i8 f9 a9 h7
-      a4 g6 g7 a6 c9 d2 c1 d8 f5 h3"
+half=(i4 c5 g8 h2 a8 a2 b4 g4 d5 c2 c4 e7 a5 b1 h6 c7 i7 e3 e8 i6 e4 d4 b3 c8 d9 e5 i8 f9 a9 h7
+      a4 g6 g7 a6 c9 d2 c1 d8 f5 h3)
 for start in empty half; do
+  if [ "$start" = empty ]; then moves=(); else moves=("${half[@]}"); fi
   for _ in $(seq "$runs"); do
-    if [ "$start" = empty ]; then moves=(); else read -r -a moves <<< "$(echo $half)"; fi
     line=$(./target/release/othel analyze --variant lehto --size 9 --book off --movetime "$ms" "$@" \
       "${moves[@]}" | grep '^info depth' | tail -n 1)
     echo "$start: ${line%% pv *}"

@@ -317,7 +317,7 @@ pub fn endgame<P: Evaluate>(w: &mut Worker, pos: &P, alpha: i32, beta: i32) -> i
     }
     if hash_move == NO_MOVE && empties >= ENDGAME_IID_EMPTIES {
         // Internal iterative deepening: a shallow midgame search finds a move to try first.
-        let depth = (empties as i32 - 13) / 2;
+        let depth = iid_depth(empties);
         midgame(w, pos, depth, -INFINITY, INFINITY);
         hash_move = w.shared.tt.probe(key).map_or(NO_MOVE, |e| e.best);
     }
@@ -419,14 +419,25 @@ fn probcut<P: Evaluate>(
 /// took 1% fewer nodes).
 const ENDGAME_IID_EMPTIES: u32 = 20;
 
+/// The depth of that search: 3 plies at 20 empties, one more every 2 empties.
+fn iid_depth(empties: u32) -> i32 {
+    (empties as i32 - 13) / 2
+}
+
 /// Endgame nodes with at least this many empty squares order their children by a shallow search
 /// (from 12 rather than 16 since the last empties are searched fastest first: 16% fewer nodes on
 /// FFO #40–#49 for the same time; from 10, or one ply deeper, cost more time than it saved).
 const ENDGAME_SORT_EMPTIES: u32 = 12;
 
-/// Orders the children of a deep endgame node by a shallow midgame search of each (depth 0 up to
-/// 19 empties, one ply more every 4 empties), with the cheap fastest-first key still weighing in
-/// (as in Edax and Egaroucid, which sort by shallow searches and mobility together). The key
+/// The depth of the shallow searches that sort an endgame node's children: 0 up to 19 empties, one
+/// ply more every 4 empties.
+fn sort_depth(empties: u32) -> i32 {
+    (empties as i32 - 16).max(0) / 4
+}
+
+/// Orders the children of a deep endgame node by a shallow midgame search of each (to
+/// [`sort_depth`]), with the cheap fastest-first key still weighing in (as in Edax and Egaroucid,
+/// which sort by shallow searches and mobility together). The key
 /// counts twenty times its value, a reply 3.2 discs: on FFO #40–#49, 2% fewer nodes than ten
 /// times (and ten times took 22% fewer than the cheap key alone on FFO #40–#44); thirty times
 /// took 3% more.
@@ -436,7 +447,7 @@ fn sort_by_shallow_search<P: Evaluate>(
     hash_move: u16,
     empties: u32,
 ) {
-    let depth = (empties as i32 - 16).max(0) / 4;
+    let depth = sort_depth(empties);
     for kid in kids.iter_mut() {
         if kid.code != hash_move {
             let score = -midgame(w, &kid.pos, depth, -INFINITY, INFINITY);
