@@ -13,6 +13,7 @@ pub mod othello;
 pub mod perft;
 pub mod position;
 pub mod square;
+pub mod stability8;
 pub mod symmetry;
 pub mod variant;
 

@@ -235,19 +235,6 @@ fn full_lines<G: Geometry>(
 /// a neighbour along it is the edge or a stable disc of the same colour (grown to a fixpoint from
 /// nothing, so the result is a lower bound of the truly stable discs).
 pub fn stable_discs<G: Geometry>(discs: G::Bits, occupied: G::Bits) -> G::Bits {
-    stable_discs_walled::<G>(discs, occupied, G::Bits::ZERO)
-}
-
-/// The stable discs of `discs` (see [`stable_discs`]) on an 8×8-layout board of squares `board`
-/// (a [`Board8`]): the squares outside it count as full and as walls, so its lines end at its edge.
-pub fn stable_discs8(discs: u64, occupied: u64, board: u64) -> u64 {
-    use super::geometry::Size8;
-    stable_discs_walled::<Size8>(discs, occupied | !board, !board)
-}
-
-/// [`stable_discs`] with `walls` standing for stable neighbours of every colour.
-#[inline(always)]
-fn stable_discs_walled<G: Geometry>(discs: G::Bits, occupied: G::Bits, walls: G::Bits) -> G::Bits {
     let n = G::SIZE as i32;
     let first_col = super::geometry::first_column::<G>();
     let last_col = super::geometry::last_column::<G>();
@@ -258,7 +245,7 @@ fn stable_discs_walled<G: Geometry>(discs: G::Bits, occupied: G::Bits, walls: G:
     let full_v = full_lines::<G>(occupied, n, G::ALL, G::ALL);
     let full_d1 = full_lines::<G>(occupied, n + 1, not_last, not_first);
     let full_d2 = full_lines::<G>(occupied, n - 1, not_first, not_last);
-    let mut stable = walls;
+    let mut stable = G::Bits::ZERO;
     loop {
         // A neighbour along the direction is stable, or the square is at that edge.
         let west = (stable & !last_col).shl(1) | first_col;

@@ -10,7 +10,7 @@
 use std::mem::MaybeUninit;
 
 use crate::rules::kernel8::{self, Board8};
-use crate::rules::othello::stable_discs8;
+use crate::rules::stability8::stable_discs8;
 
 /// The board's squares and its four quadrants.
 #[derive(Clone, Copy, Debug)]
@@ -125,11 +125,15 @@ fn last_empty(p: u64, o: u64, sq: usize, frame: &Frame) -> i32 {
 
 /// The stability cut-off, as in the generic solver: with 4 or more empty squares and alpha high
 /// for their number, the opponent's stable discs may already cap the score at or below alpha.
+/// Tried from alpha ≥ 2·empties − 2 (Edax's thresholds for these depths): on FFO #40–#49, 14%
+/// fewer nodes than from 2·empties + 4, once the stable discs came from the edge table.
 #[inline(always)]
 fn stability_cutoff(p: u64, o: u64, count: i32, frame: &Frame, alpha: i32) -> Option<i32> {
-    if count < 4 || alpha < 2 * count + 4 {
+    if count < 4 || alpha < 2 * count - 2 {
         return None;
     }
+    // Count them all, though (squares − alpha) / 2 would prove the cut: stopping there returns a
+    // weaker bound, which took 16% more nodes on FFO #40 and #42.
     let bound = frame.squares - 2 * stable_discs8(o, p | o, frame.board).count_ones() as i32;
     (bound <= alpha).then_some(bound)
 }

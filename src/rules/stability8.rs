@@ -1,0 +1,347 @@
+//! Stable discs on the 8×8 layout of [`super::kernel8`], fast enough for the endgame solver's
+//! stability cut-off at every node of four or more empty squares.
+//!
+//! Three steps, as strong programs do it (Edax's `get_stability` is the model for the idea):
+//! - the edges of a full 8×8 board come from a table of every edge pattern, solved once: an edge
+//!   disc can only flip along its edge, so the table is exact there;
+//! - a disc whose four lines are full can never flip;
+//! - a disc whose every line is full or has a stable neighbour of its colour (or the board's end)
+//!   on one side is stable, grown to a fixpoint from the first two.
+//!
+//! The same answer as the generic [`super::othello::stable_discs`] grows from the corners alone,
+//! except that the edge table may find more stable edge discs (a test checks that it finds every
+//! one the generic code finds, and a random-game test that none of them ever flips).
+
+use std::sync::LazyLock;
+
+const COLUMN_A: u64 = 0x0101_0101_0101_0101;
+const NOT_A: u64 = !COLUMN_A;
+const NOT_H: u64 = !(COLUMN_A << 7);
+const ROW_1: u64 = 0xFF;
+const ROW_8: u64 = 0xFF << 56;
+
+/// The stable discs of `discs` on an 8×8-layout board whose squares are `board` (the whole 8×8,
+/// or a smaller board in its top-left corner); `occupied` holds the discs of both colours. The
+/// squares outside the board count as full and as stable walls, so its lines end at its edge.
+#[inline]
+pub fn stable_discs8(discs: u64, occupied: u64, board: u64) -> u64 {
+    let walls = !board;
+    let occupied = occupied | walls;
+    let (full_h, full_v, full_d9, full_d7) = full_lines(occupied);
+    let all_full = full_h & full_v & full_d9 & full_d7;
+    let mut stable = walls | (discs & all_full);
+    if board == !0 {
+        stable |= edge_stable(discs, occupied & !discs);
+        if stable == 0 {
+            // Growing needs a stable neighbour to start from (every edge disc is settled above).
+            return 0;
+        }
+    }
+    loop {
+        // In each direction the line is full, or a neighbour along it is stable or off the board.
+        let h =
+            full_h | ((stable & NOT_H) << 1 | COLUMN_A) | ((stable & NOT_A) >> 1 | COLUMN_A << 7);
+        let v = full_v | (stable << 8 | ROW_1) | (stable >> 8 | ROW_8);
+        let d9 = full_d9
+            | ((stable & NOT_H) << 9 | ROW_1 | COLUMN_A)
+            | ((stable & NOT_A) >> 9 | ROW_8 | COLUMN_A << 7);
+        let d7 = full_d7
+            | ((stable & NOT_A) << 7 | ROW_1 | COLUMN_A << 7)
+            | ((stable & NOT_H) >> 7 | ROW_8 | COLUMN_A);
+        let next = stable | (discs & h & v & d9 & d7);
+        if next == stable {
+            return stable & discs;
+        }
+        stable = next;
+    }
+}
+
+/// The squares of `occupied` whose line is full, in the four directions: horizontal, vertical,
+/// the diagonal of step 9 (a1–h8 in the layout's order) and that of step 7.
+#[inline(always)]
+fn full_lines(occupied: u64) -> (u64, u64, u64, u64) {
+    // A row is full when its eight bits are: AND them down onto column a, then spread back.
+    let mut row = occupied & occupied >> 4;
+    row &= row >> 2;
+    row &= row >> 1;
+    let full_h = (row & COLUMN_A) * 0xFF;
+    let mut col = occupied & occupied >> 32;
+    col &= col >> 16;
+    col &= col >> 8;
+    let full_v = (col & ROW_1) * COLUMN_A;
+    // Diagonals: every empty square floods its diagonal both ways, in steps of 1, 2 and 4 squares
+    // (a square may only receive from a square 1, 2 or 4 columns away on the right side).
+    let empty = !occupied;
+    let full_d9 = occupied & !flood(empty, 9, [NOT_A, NOT_A & NOT_A << 1, 0xF0F0_F0F0_F0F0_F0F0]);
+    let full_d7 = occupied & !flood(empty, 7, [NOT_H, NOT_H & NOT_H >> 1, 0x0F0F_0F0F_0F0F_0F0F]);
+    (full_h, full_v, full_d9, full_d7)
+}
+
+/// Spreads `seeds` along the lines of step `step` both ways, as far as the board goes; `up`
+/// masks the squares that may receive from 1, 2 and 4 steps below (the columns that shift does
+/// not wrap into). The masks for the downward spread are the same, mirrored left to right.
+#[inline(always)]
+fn flood(seeds: u64, step: u32, up: [u64; 3]) -> u64 {
+    let down = up.map(mirror_columns);
+    let mut fwd = seeds;
+    fwd |= fwd << step & up[0];
+    fwd |= fwd << (2 * step) & up[1];
+    fwd |= fwd << (4 * step) & up[2];
+    let mut back = seeds;
+    back |= back >> step & down[0];
+    back |= back >> (2 * step) & down[1];
+    back |= back >> (4 * step) & down[2];
+    fwd | back
+}
+
+/// The set with its columns mirrored (a ↔ h), a mask helper.
+#[inline(always)]
+const fn mirror_columns(x: u64) -> u64 {
+    let x = (x >> 1) & 0x5555_5555_5555_5555 | (x & 0x5555_5555_5555_5555) << 1;
+    let x = (x >> 2) & 0x3333_3333_3333_3333 | (x & 0x3333_3333_3333_3333) << 2;
+    (x >> 4) & 0x0F0F_0F0F_0F0F_0F0F | (x & 0x0F0F_0F0F_0F0F_0F0F) << 4
+}
+
+/// The stable discs of `discs` on the four edges of the full 8×8 board, `others` being the
+/// other colour's discs.
+#[inline(always)]
+fn edge_stable(discs: u64, others: u64) -> u64 {
+    let table = &*EDGE_TABLE;
+    let top = table.get(discs as u8, others as u8) as u64;
+    let bottom = (table.get((discs >> 56) as u8, (others >> 56) as u8) as u64) << 56;
+    let left = table.get(column_byte(discs), column_byte(others));
+    let right = table.get(column_byte(discs >> 7), column_byte(others >> 7));
+    top | bottom | COLUMN_OF_BYTE[left as usize] | COLUMN_OF_BYTE[right as usize] << 7
+}
+
+/// Column a's eight squares as a byte (the square of row r at bit r).
+#[inline(always)]
+fn column_byte(x: u64) -> u8 {
+    // Each bit 8r lands on bit 56 + r; no two partial products meet, so nothing carries.
+    ((x & COLUMN_A).wrapping_mul(0x0102_0408_1020_4080) >> 56) as u8
+}
+
+/// The inverse of [`column_byte`]: bit r of the byte on row r of column a.
+static COLUMN_OF_BYTE: [u64; 256] = {
+    let mut table = [0u64; 256];
+    let mut byte = 0;
+    while byte < 256 {
+        let mut row = 0;
+        while row < 8 {
+            if byte >> row & 1 == 1 {
+                table[byte] |= 1u64 << (8 * row);
+            }
+            row += 1;
+        }
+        byte += 1;
+    }
+    table
+};
+
+/// For every line of eight squares (one colour's discs, the other's): the first colour's discs
+/// that no sequence of placements on the line can flip.
+struct EdgeTable(Box<[u8]>);
+
+impl EdgeTable {
+    #[inline(always)]
+    fn get(&self, discs: u8, others: u8) -> u8 {
+        self.0[(discs as usize) << 8 | others as usize]
+    }
+
+    /// Solved from the full lines down: a disc is stable when it is one now and stays stable
+    /// after every placement either colour could make on the line. A placement off the line may
+    /// fill any empty square of it, flipping nothing along it, so every empty square may be
+    /// filled by either colour, flipping what it brackets on the line.
+    fn build() -> EdgeTable {
+        let mut table = vec![0u8; 1 << 16].into_boxed_slice();
+        // Lines with more discs first: every placement leads to a line already solved.
+        for filled in (0..=8u32).rev() {
+            for discs in 0..=255u8 {
+                for others in 0..=255u8 {
+                    if discs & others != 0 || (discs | others).count_ones() != filled {
+                        continue;
+                    }
+                    let mut stable = discs;
+                    let empty = !(discs | others);
+                    for sq in 0..8 {
+                        if empty >> sq & 1 == 0 {
+                            continue;
+                        }
+                        // The first colour places, then the other.
+                        let f = line_flips(discs, others, sq);
+                        let (d, o) = (discs | f | 1 << sq, others & !f);
+                        stable &= table[(d as usize) << 8 | o as usize];
+                        let f = line_flips(others, discs, sq);
+                        let (d, o) = (discs & !f, others | f | 1 << sq);
+                        stable &= table[(d as usize) << 8 | o as usize];
+                    }
+                    table[(discs as usize) << 8 | others as usize] = stable;
+                }
+            }
+        }
+        EdgeTable(table)
+    }
+}
+
+/// The discs of `others` that a placement of `mover` on square `sq` of a line brackets.
+fn line_flips(mover: u8, others: u8, sq: u32) -> u8 {
+    let mut flips = 0u8;
+    for dir in [-1i32, 1] {
+        let mut run = 0u8;
+        let mut at = sq as i32 + dir;
+        while (0..8).contains(&at) && others >> at & 1 == 1 {
+            run |= 1 << at;
+            at += dir;
+        }
+        if (0..8).contains(&at) && mover >> at & 1 == 1 {
+            flips |= run;
+        }
+    }
+    flips
+}
+
+static EDGE_TABLE: LazyLock<EdgeTable> = LazyLock::new(EdgeTable::build);
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::geometry::Size8;
+    use crate::rules::othello::stable_discs;
+
+    fn xorshift(x: &mut u64) -> u64 {
+        *x ^= *x << 13;
+        *x ^= *x >> 7;
+        *x ^= *x << 17;
+        *x
+    }
+
+    /// The generic full lines, square by square.
+    fn full_lines_slowly(occupied: u64) -> [u64; 4] {
+        let mut out = [0u64; 4];
+        for (d, (dr, dc)) in [(0, 1), (1, 0), (1, 1), (1, -1)].into_iter().enumerate() {
+            for sq in 0..64 {
+                let (r, c) = (sq / 8, sq % 8);
+                let mut full = occupied >> sq & 1 == 1;
+                for sign in [-1, 1] {
+                    let (mut rr, mut cc) = (r + sign * dr, c + sign * dc);
+                    while (0..8).contains(&rr) && (0..8).contains(&cc) {
+                        full &= occupied >> (rr * 8 + cc) & 1 == 1;
+                        (rr, cc) = (rr + sign * dr, cc + sign * dc);
+                    }
+                }
+                if full {
+                    out[d] |= 1 << sq;
+                }
+            }
+        }
+        out
+    }
+
+    #[test]
+    fn full_lines_match_a_square_by_square_walk() {
+        let mut x = 0x1234_5678_9ABC_DEF1u64;
+        for _ in 0..20_000 {
+            // Mostly full boards, so that full lines are common.
+            let occupied = !(xorshift(&mut x) & xorshift(&mut x) & xorshift(&mut x));
+            let (h, v, d9, d7) = full_lines(occupied);
+            assert_eq!([h, v, d9, d7], full_lines_slowly(occupied), "{occupied:#x}");
+        }
+    }
+
+    #[test]
+    fn column_bytes_round_trip() {
+        for byte in 0..=255u8 {
+            let column = COLUMN_OF_BYTE[byte as usize];
+            assert_eq!(column_byte(column), byte);
+            assert_eq!(
+                column_byte(column | NOT_A),
+                byte,
+                "other columns are ignored"
+            );
+        }
+    }
+
+    #[test]
+    fn edge_table_knows_the_plain_cases() {
+        let table = &*EDGE_TABLE;
+        // A full line: everything stands.
+        assert_eq!(table.get(0b1010_1010, 0b0101_0101), 0b1010_1010);
+        // Corners always stand; so does a run from a corner.
+        assert_eq!(table.get(0b0000_0111, 0), 0b0000_0111);
+        assert_eq!(table.get(0b1000_0001, 0), 0b1000_0001);
+        // A lone disc off the corners can be bracketed.
+        assert_eq!(table.get(0b0001_0000, 0), 0);
+        // X O X X X X X . (a to h): an O on h brackets c..g against the O on b, so only the
+        // corner X stands; the O on b has no empty neighbour and can never be bracketed.
+        assert_eq!(table.get(0b0111_1101, 0b0000_0010), 0b0000_0001);
+        assert_eq!(table.get(0b0000_0010, 0b0111_1101), 0b0000_0010);
+    }
+
+    #[test]
+    fn edge_stable_discs_never_flip_in_random_play_along_the_line() {
+        let table = &*EDGE_TABLE;
+        let mut x = 0xFEED_FACE_CAFE_BEEFu64;
+        for _ in 0..20_000 {
+            let filled = xorshift(&mut x) as u8;
+            let discs = filled & xorshift(&mut x) as u8;
+            let others = filled & !discs;
+            let stable = table.get(discs, others);
+            let (mut d, mut o) = (discs, others);
+            while d | o != 0xFF {
+                let empty = !(d | o);
+                let pick = (xorshift(&mut x) % empty.count_ones() as u64) as u32;
+                let mut sq = 0;
+                let mut seen = 0;
+                for s in 0..8 {
+                    if empty >> s & 1 == 1 {
+                        if seen == pick {
+                            sq = s;
+                        }
+                        seen += 1;
+                    }
+                }
+                if xorshift(&mut x) & 1 == 0 {
+                    let f = line_flips(d, o, sq);
+                    (d, o) = (d | f | 1 << sq, o & !f);
+                } else {
+                    let f = line_flips(o, d, sq);
+                    (d, o) = (d & !f, o | f | 1 << sq);
+                }
+                assert_eq!(d & stable, stable, "{discs:08b} {others:08b}");
+            }
+        }
+    }
+
+    #[test]
+    fn at_least_the_generic_stable_discs_on_random_positions() {
+        let mut x = 0x0DDB_A11C_AFE5_EED5u64;
+        for _ in 0..20_000 {
+            let occupied = !(xorshift(&mut x) & xorshift(&mut x));
+            let discs = occupied & xorshift(&mut x);
+            let generic = stable_discs::<Size8>(discs, occupied);
+            let fast = stable_discs8(discs, occupied, !0);
+            assert_eq!(fast & generic, generic, "{discs:#x} {occupied:#x}");
+            assert_eq!(fast & !discs, 0);
+        }
+    }
+
+    #[test]
+    fn a_6x6_board_in_the_corner_has_the_generic_stable_discs() {
+        use crate::rules::geometry::Size6;
+        // Square (r, c) of the 6×6 board: bit 6r + c there, 8r + c in the 8×8 layout.
+        let to_layout = |bits: u64| {
+            (0..36)
+                .filter(|sq| bits >> sq & 1 == 1)
+                .fold(0u64, |acc, sq| acc | 1 << (sq / 6 * 8 + sq % 6))
+        };
+        let board = to_layout((1 << 36) - 1);
+        let mut x = 0x600D_5EED_0F6A_6A6Au64;
+        for _ in 0..20_000 {
+            let occupied = !(xorshift(&mut x) & xorshift(&mut x)) & ((1 << 36) - 1);
+            let discs = occupied & xorshift(&mut x);
+            let generic = to_layout(stable_discs::<Size6>(discs, occupied));
+            let fast = stable_discs8(to_layout(discs), to_layout(occupied), board);
+            assert_eq!(fast, generic, "{discs:#x} {occupied:#x}");
+        }
+    }
+}
