@@ -95,6 +95,32 @@ fn stable_discs_never_flip<G: othel::rules::othello::OthelloGeometry>(games: usi
     }
 }
 
+/// The 8×8 layout's fast stable discs (edge table included) never flip for the rest of a game.
+#[test]
+fn fast_8x8_stable_discs_never_flip() {
+    use othel::rules::Othello;
+    use othel::rules::geometry::Size8;
+    use othel::rules::stability8::stable_discs8;
+    let mut rng = StdRng::seed_from_u64(78);
+    for _ in 0..300 {
+        let mut line = vec![Othello::<Size8>::start()];
+        while let Some(pos) = line.last().filter(|p| !p.is_game_over()) {
+            let moves = pos.legal_moves();
+            let next = pos.play_unchecked(moves[rng.random_range(0..moves.len())]);
+            line.push(next);
+        }
+        for (i, pos) in line.iter().enumerate() {
+            let occupied = pos.black() | pos.white();
+            let black = stable_discs8(pos.black(), occupied, !0);
+            let white = stable_discs8(pos.white(), occupied, !0);
+            for later in &line[i..] {
+                assert_eq!(later.black() & black, black, "a stable black disc flipped");
+                assert_eq!(later.white() & white, white, "a stable white disc flipped");
+            }
+        }
+    }
+}
+
 #[test]
 fn stable_discs_never_flip_on_any_othello_size() {
     use othel::rules::geometry::*;

@@ -381,6 +381,12 @@ impl<G: OthelloGeometry> Position for Othello<G> {
         })
     }
     fn opponent_stable_discs(&self) -> Option<u32> {
+        if let Some(b) = self.as_board8() {
+            // The 8×8 layout's own stability (edge table included): faster, and often more.
+            let stable =
+                super::stability8::stable_discs8(b.opponent, b.player | b.opponent, b.board);
+            return Some(stable.count_ones());
+        }
         let occupied = self.player | self.opponent;
         Some(stable_discs::<G>(self.opponent, occupied).count())
     }

@@ -2,8 +2,9 @@
 //! stability cut-off at every node of four or more empty squares.
 //!
 //! Three steps, as strong programs do it (Edax's `get_stability` is the model for the idea):
-//! - the edges of a full 8×8 board come from a table of every edge pattern, solved once: an edge
-//!   disc can only flip along its edge, so the table is exact there;
+//! - the edges come from a table of every edge pattern, solved once for each board side (8, 6
+//!   and 4, the boards the layout holds): an edge disc can only flip along its edge, so the
+//!   table is exact there;
 //! - a disc whose four lines are full can never flip;
 //! - a disc whose every line is full or has a stable neighbour of its colour (or the board's end)
 //!   on one side is stable, grown to a fixpoint from the first two.
@@ -29,14 +30,20 @@ pub fn stable_discs8(discs: u64, occupied: u64, board: u64) -> u64 {
     let occupied = occupied | walls;
     let (full_h, full_v, full_d9, full_d7) = full_lines(occupied);
     let all_full = full_h & full_v & full_d9 & full_d7;
-    let mut stable = walls | (discs & all_full);
-    if board == !0 {
-        stable |= edge_stable(discs, occupied & !discs);
-        if stable == 0 {
-            // Growing needs a stable neighbour to start from (every edge disc is settled above).
-            return 0;
-        }
+    let others = occupied & !discs & board;
+    let edges = match board {
+        u64::MAX => edge_stable::<8>(discs, others),
+        BOARD_6 => edge_stable::<6>(discs, others),
+        BOARD_4 => edge_stable::<4>(discs, others),
+        _ => 0,
+    };
+    let mut stable = discs & (all_full | edges);
+    if stable == 0 && (board == u64::MAX || board == BOARD_6 || board == BOARD_4) {
+        // Growing needs a stable neighbour on the board to start from (the edge discs are all
+        // settled above, and an inner disc only neighbours edge discs and other inner ones).
+        return 0;
     }
+    stable |= walls;
     loop {
         // In each direction the line is full, or a neighbour along it is stable or off the board.
         let h =
@@ -102,16 +109,26 @@ const fn mirror_columns(x: u64) -> u64 {
     (x >> 4) & 0x0F0F_0F0F_0F0F_0F0F | (x & 0x0F0F_0F0F_0F0F_0F0F) << 4
 }
 
-/// The stable discs of `discs` on the four edges of the full 8×8 board, `others` being the
-/// other colour's discs.
+/// The squares of the 6×6 and 4×4 boards in the top-left corner of the 8×8 layout.
+const BOARD_6: u64 = 0x3F * 0x0101_0101_0101 & (1 << 46) - 1;
+const BOARD_4: u64 = 0x0F * 0x0101_0101;
+
+/// The stable discs of `discs` on the four edges of the N×N board in the top-left corner of the
+/// layout (N = 4, 6 or 8), `others` being the other colour's discs.
 #[inline(always)]
-fn edge_stable(discs: u64, others: u64) -> u64 {
-    let table = &*EDGE_TABLE;
-    let top = table.get(discs as u8, others as u8) as u64;
-    let bottom = (table.get((discs >> 56) as u8, (others >> 56) as u8) as u64) << 56;
+fn edge_stable<const N: u32>(discs: u64, others: u64) -> u64 {
+    let table = match N {
+        8 => &*EDGE_8,
+        6 => &*EDGE_6,
+        _ => &*EDGE_4,
+    };
+    let last = N - 1;
+    let row = |x: u64, r: u32| (x >> (8 * r)) as u8;
+    let top = table.get(row(discs, 0), row(others, 0)) as u64;
+    let bottom = (table.get(row(discs, last), row(others, last)) as u64) << (8 * last);
     let left = table.get(column_byte(discs), column_byte(others));
-    let right = table.get(column_byte(discs >> 7), column_byte(others >> 7));
-    top | bottom | COLUMN_OF_BYTE[left as usize] | COLUMN_OF_BYTE[right as usize] << 7
+    let right = table.get(column_byte(discs >> last), column_byte(others >> last));
+    top | bottom | COLUMN_OF_BYTE[left as usize] | COLUMN_OF_BYTE[right as usize] << last
 }
 
 /// Column a's eight squares as a byte (the square of row r at bit r).
@@ -138,69 +155,74 @@ static COLUMN_OF_BYTE: [u64; 256] = {
     table
 };
 
-/// For every line of eight squares (one colour's discs, the other's): the first colour's discs
+/// For every line of `len` squares (one colour's discs, the other's): the first colour's discs
 /// that no sequence of placements on the line can flip.
-struct EdgeTable(Box<[u8]>);
+struct EdgeTable {
+    len: u32,
+    stable: Box<[u8]>,
+}
 
 impl EdgeTable {
+    /// The entry of a line; squares beyond the line's length are ignored.
     #[inline(always)]
     fn get(&self, discs: u8, others: u8) -> u8 {
-        self.0[(discs as usize) << 8 | others as usize]
+        let mask = ((1u32 << self.len) - 1) as u8;
+        self.stable[((discs & mask) as usize) << self.len | (others & mask) as usize]
     }
 
     /// Solved from the full lines down: a disc is stable when it is one now and stays stable
     /// after every placement either colour could make on the line. A placement off the line may
     /// fill any empty square of it, flipping nothing along it, so every empty square may be
     /// filled by either colour, flipping what it brackets on the line.
-    fn build() -> EdgeTable {
-        let mut table = vec![0u8; 1 << 16].into_boxed_slice();
+    fn build(len: u32) -> EdgeTable {
+        let lines = 1u32 << len;
+        let index = |d: u32, o: u32| (d << len | o) as usize;
+        let mut stable = vec![0u8; (lines * lines) as usize].into_boxed_slice();
         // Lines with more discs first: every placement leads to a line already solved.
-        for filled in (0..=8u32).rev() {
-            for discs in 0..=255u8 {
-                for others in 0..=255u8 {
+        for filled in (0..=len).rev() {
+            for discs in 0..lines {
+                for others in 0..lines {
                     if discs & others != 0 || (discs | others).count_ones() != filled {
                         continue;
                     }
-                    let mut stable = discs;
-                    let empty = !(discs | others);
-                    for sq in 0..8 {
-                        if empty >> sq & 1 == 0 {
-                            continue;
-                        }
+                    let mut kept = discs as u8;
+                    let empty = (lines - 1) & !(discs | others);
+                    for sq in (0..len).filter(|sq| empty >> sq & 1 == 1) {
                         // The first colour places, then the other.
-                        let f = line_flips(discs, others, sq);
-                        let (d, o) = (discs | f | 1 << sq, others & !f);
-                        stable &= table[(d as usize) << 8 | o as usize];
-                        let f = line_flips(others, discs, sq);
-                        let (d, o) = (discs & !f, others | f | 1 << sq);
-                        stable &= table[(d as usize) << 8 | o as usize];
+                        let f = line_flips(discs, others, sq, len);
+                        kept &= stable[index(discs | f | 1 << sq, others & !f)];
+                        let f = line_flips(others, discs, sq, len);
+                        kept &= stable[index(discs & !f, others | f | 1 << sq)];
                     }
-                    table[(discs as usize) << 8 | others as usize] = stable;
+                    stable[index(discs, others)] = kept;
                 }
             }
         }
-        EdgeTable(table)
+        EdgeTable { len, stable }
     }
 }
 
-/// The discs of `others` that a placement of `mover` on square `sq` of a line brackets.
-fn line_flips(mover: u8, others: u8, sq: u32) -> u8 {
-    let mut flips = 0u8;
+/// The discs of `others` that a placement of `mover` on square `sq` of a line of `len` squares
+/// brackets.
+fn line_flips(mover: u32, others: u32, sq: u32, len: u32) -> u32 {
+    let mut flips = 0;
     for dir in [-1i32, 1] {
-        let mut run = 0u8;
+        let mut run = 0;
         let mut at = sq as i32 + dir;
-        while (0..8).contains(&at) && others >> at & 1 == 1 {
+        while (0..len as i32).contains(&at) && others >> at & 1 == 1 {
             run |= 1 << at;
             at += dir;
         }
-        if (0..8).contains(&at) && mover >> at & 1 == 1 {
+        if (0..len as i32).contains(&at) && mover >> at & 1 == 1 {
             flips |= run;
         }
     }
     flips
 }
 
-static EDGE_TABLE: LazyLock<EdgeTable> = LazyLock::new(EdgeTable::build);
+static EDGE_8: LazyLock<EdgeTable> = LazyLock::new(|| EdgeTable::build(8));
+static EDGE_6: LazyLock<EdgeTable> = LazyLock::new(|| EdgeTable::build(6));
+static EDGE_4: LazyLock<EdgeTable> = LazyLock::new(|| EdgeTable::build(4));
 
 #[cfg(test)]
 mod tests {
@@ -263,7 +285,7 @@ mod tests {
 
     #[test]
     fn edge_table_knows_the_plain_cases() {
-        let table = &*EDGE_TABLE;
+        let table = &*EDGE_8;
         // A full line: everything stands.
         assert_eq!(table.get(0b1010_1010, 0b0101_0101), 0b1010_1010);
         // Corners always stand; so does a run from a corner.
@@ -279,35 +301,28 @@ mod tests {
 
     #[test]
     fn edge_stable_discs_never_flip_in_random_play_along_the_line() {
-        let table = &*EDGE_TABLE;
-        let mut x = 0xFEED_FACE_CAFE_BEEFu64;
-        for _ in 0..20_000 {
-            let filled = xorshift(&mut x) as u8;
-            let discs = filled & xorshift(&mut x) as u8;
-            let others = filled & !discs;
-            let stable = table.get(discs, others);
-            let (mut d, mut o) = (discs, others);
-            while d | o != 0xFF {
-                let empty = !(d | o);
-                let pick = (xorshift(&mut x) % empty.count_ones() as u64) as u32;
-                let mut sq = 0;
-                let mut seen = 0;
-                for s in 0..8 {
-                    if empty >> s & 1 == 1 {
-                        if seen == pick {
-                            sq = s;
-                        }
-                        seen += 1;
+        for (table, len) in [(&*EDGE_8, 8), (&*EDGE_6, 6), (&*EDGE_4, 4)] {
+            let full = (1u32 << len) - 1;
+            let mut x = 0xFEED_FACE_CAFE_BEEFu64;
+            for _ in 0..20_000 {
+                let filled = xorshift(&mut x) as u32 & full;
+                let discs = filled & xorshift(&mut x) as u32;
+                let others = filled & !discs;
+                let stable = table.get(discs as u8, others as u8) as u32;
+                assert_eq!(stable & !discs, 0);
+                let (mut d, mut o) = (discs, others);
+                while d | o != full {
+                    let empty: Vec<u32> = (0..len).filter(|s| (d | o) >> s & 1 == 0).collect();
+                    let sq = empty[(xorshift(&mut x) % empty.len() as u64) as usize];
+                    if xorshift(&mut x) & 1 == 0 {
+                        let f = line_flips(d, o, sq, len);
+                        (d, o) = (d | f | 1 << sq, o & !f);
+                    } else {
+                        let f = line_flips(o, d, sq, len);
+                        (d, o) = (d & !f, o | f | 1 << sq);
                     }
+                    assert_eq!(d & stable, stable, "{len}: {discs:08b} {others:08b}");
                 }
-                if xorshift(&mut x) & 1 == 0 {
-                    let f = line_flips(d, o, sq);
-                    (d, o) = (d | f | 1 << sq, o & !f);
-                } else {
-                    let f = line_flips(o, d, sq);
-                    (d, o) = (d & !f, o | f | 1 << sq);
-                }
-                assert_eq!(d & stable, stable, "{discs:08b} {others:08b}");
             }
         }
     }
@@ -325,23 +340,33 @@ mod tests {
         }
     }
 
-    #[test]
-    fn a_6x6_board_in_the_corner_has_the_generic_stable_discs() {
-        use crate::rules::geometry::Size6;
-        // Square (r, c) of the 6×6 board: bit 6r + c there, 8r + c in the 8×8 layout.
+    /// Random positions of the `side`×`side` board in the corner of the layout: the fast stable
+    /// discs hold the generic ones, and only discs of the colour asked.
+    fn at_least_the_generic_ones_in_the_corner<G: crate::rules::Geometry<Bits = u64>>(side: u32) {
+        let squares = side * side;
+        // Square (r, c) of the board: bit side·r + c there, 8r + c in the 8×8 layout.
         let to_layout = |bits: u64| {
-            (0..36)
+            (0..squares)
                 .filter(|sq| bits >> sq & 1 == 1)
-                .fold(0u64, |acc, sq| acc | 1 << (sq / 6 * 8 + sq % 6))
+                .fold(0u64, |acc, sq| acc | 1 << (sq / side * 8 + sq % side))
         };
-        let board = to_layout((1 << 36) - 1);
+        let all = (1u64 << squares) - 1;
+        let board = to_layout(all);
         let mut x = 0x600D_5EED_0F6A_6A6Au64;
         for _ in 0..20_000 {
-            let occupied = !(xorshift(&mut x) & xorshift(&mut x)) & ((1 << 36) - 1);
+            let occupied = !(xorshift(&mut x) & xorshift(&mut x)) & all;
             let discs = occupied & xorshift(&mut x);
-            let generic = to_layout(stable_discs::<Size6>(discs, occupied));
+            let generic = to_layout(stable_discs::<G>(discs, occupied));
             let fast = stable_discs8(to_layout(discs), to_layout(occupied), board);
-            assert_eq!(fast, generic, "{discs:#x} {occupied:#x}");
+            assert_eq!(fast & generic, generic, "{side}: {discs:#x} {occupied:#x}");
+            assert_eq!(fast & !to_layout(discs), 0);
         }
+    }
+
+    #[test]
+    fn the_6x6_and_4x4_boards_in_the_corner_hold_the_generic_stable_discs() {
+        use crate::rules::geometry::{Size4, Size6};
+        at_least_the_generic_ones_in_the_corner::<Size6>(6);
+        at_least_the_generic_ones_in_the_corner::<Size4>(4);
     }
 }
