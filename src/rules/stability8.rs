@@ -110,7 +110,7 @@ const fn mirror_columns(x: u64) -> u64 {
 }
 
 /// The squares of the 6×6 and 4×4 boards in the top-left corner of the 8×8 layout.
-const BOARD_6: u64 = 0x3F * 0x0101_0101_0101 & (1 << 46) - 1;
+const BOARD_6: u64 = 0x3F * 0x0101_0101_0101;
 const BOARD_4: u64 = 0x0F * 0x0101_0101;
 
 /// The stable discs of `discs` on the four edges of the N×N board in the top-left corner of the
@@ -352,6 +352,7 @@ mod tests {
         };
         let all = (1u64 << squares) - 1;
         let board = to_layout(all);
+        assert_eq!(board, if side == 6 { BOARD_6 } else { BOARD_4 });
         let mut x = 0x600D_5EED_0F6A_6A6Au64;
         for _ in 0..20_000 {
             let occupied = !(xorshift(&mut x) & xorshift(&mut x)) & all;
