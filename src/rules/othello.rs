@@ -238,14 +238,31 @@ pub fn stable_discs<G: Geometry>(discs: G::Bits, occupied: G::Bits) -> G::Bits {
     let n = G::SIZE as i32;
     let first_col = super::geometry::first_column::<G>();
     let last_col = super::geometry::last_column::<G>();
-    let top = G::ALL & !G::ALL.shl(G::SIZE as u32);
-    let bottom = G::ALL & !G::ALL.shr(G::SIZE as u32);
     let (not_first, not_last) = (G::ALL & !first_col, G::ALL & !last_col);
     let full_h = full_lines::<G>(occupied, 1, not_last, not_first);
     let full_v = full_lines::<G>(occupied, n, G::ALL, G::ALL);
     let full_d1 = full_lines::<G>(occupied, n + 1, not_last, not_first);
     let full_d2 = full_lines::<G>(occupied, n - 1, not_first, not_last);
-    let mut stable = G::Bits::ZERO;
+    grow_stable::<G>(discs, [full_h, full_v, full_d1, full_d2], G::Bits::ZERO)
+}
+
+/// Grows the stable discs of `discs` from `seed` (discs known stable, and squares standing for
+/// stable neighbours of every colour) to a fixpoint: a disc is stable when, in each of the four
+/// directions, its line is full (`full`: horizontal, vertical, the diagonals of steps n + 1 and
+/// n − 1) or a neighbour along it is the edge or stable. Returns the stable discs of `discs`.
+#[inline(always)]
+pub(crate) fn grow_stable<G: Geometry>(
+    discs: G::Bits,
+    full: [G::Bits; 4],
+    seed: G::Bits,
+) -> G::Bits {
+    let [full_h, full_v, full_d1, full_d2] = full;
+    let n = G::SIZE as i32;
+    let first_col = super::geometry::first_column::<G>();
+    let last_col = super::geometry::last_column::<G>();
+    let top = G::ALL & !G::ALL.shl(G::SIZE as u32);
+    let bottom = G::ALL & !G::ALL.shr(G::SIZE as u32);
+    let mut stable = seed;
     loop {
         // A neighbour along the direction is stable, or the square is at that edge.
         let west = (stable & !last_col).shl(1) | first_col;

@@ -15,11 +15,13 @@
 
 use std::sync::LazyLock;
 
+use super::geometry::Size8;
+use super::othello::grow_stable;
+
 const COLUMN_A: u64 = 0x0101_0101_0101_0101;
 const NOT_A: u64 = !COLUMN_A;
 const NOT_H: u64 = !(COLUMN_A << 7);
 const ROW_1: u64 = 0xFF;
-const ROW_8: u64 = 0xFF << 56;
 
 /// The stable discs of `discs` on an 8×8-layout board whose squares are `board` (the whole 8×8,
 /// or a smaller board in its top-left corner); `occupied` holds the discs of both colours. The
@@ -35,32 +37,15 @@ pub fn stable_discs8(discs: u64, occupied: u64, board: u64) -> u64 {
         u64::MAX => edge_stable::<8>(discs, others),
         BOARD_6 => edge_stable::<6>(discs, others),
         BOARD_4 => edge_stable::<4>(discs, others),
-        _ => 0,
+        _ => None,
     };
-    let mut stable = discs & (all_full | edges);
-    if stable == 0 && (board == u64::MAX || board == BOARD_6 || board == BOARD_4) {
+    let seed = discs & (all_full | edges.unwrap_or(0));
+    if edges.is_some() && seed == 0 {
         // Growing needs a stable neighbour on the board to start from (the edge discs are all
         // settled above, and an inner disc only neighbours edge discs and other inner ones).
         return 0;
     }
-    stable |= walls;
-    loop {
-        // In each direction the line is full, or a neighbour along it is stable or off the board.
-        let h =
-            full_h | ((stable & NOT_H) << 1 | COLUMN_A) | ((stable & NOT_A) >> 1 | COLUMN_A << 7);
-        let v = full_v | (stable << 8 | ROW_1) | (stable >> 8 | ROW_8);
-        let d9 = full_d9
-            | ((stable & NOT_H) << 9 | ROW_1 | COLUMN_A)
-            | ((stable & NOT_A) >> 9 | ROW_8 | COLUMN_A << 7);
-        let d7 = full_d7
-            | ((stable & NOT_A) << 7 | ROW_1 | COLUMN_A << 7)
-            | ((stable & NOT_H) >> 7 | ROW_8 | COLUMN_A);
-        let next = stable | (discs & h & v & d9 & d7);
-        if next == stable {
-            return stable & discs;
-        }
-        stable = next;
-    }
+    grow_stable::<Size8>(discs, [full_h, full_v, full_d9, full_d7], seed | walls)
 }
 
 /// The squares of `occupied` whose line is full, in the four directions: horizontal, vertical,
@@ -79,17 +64,21 @@ fn full_lines(occupied: u64) -> (u64, u64, u64, u64) {
     // Diagonals: every empty square floods its diagonal both ways, in steps of 1, 2 and 4 squares
     // (a square may only receive from a square 1, 2 or 4 columns away on the right side).
     let empty = !occupied;
-    let full_d9 = occupied & !flood(empty, 9, [NOT_A, NOT_A & NOT_A << 1, 0xF0F0_F0F0_F0F0_F0F0]);
-    let full_d7 = occupied & !flood(empty, 7, [NOT_H, NOT_H & NOT_H >> 1, 0x0F0F_0F0F_0F0F_0F0F]);
+    let full_d9 = occupied & !flood(empty, 9, COLUMNS_FROM, COLUMNS_UP_TO);
+    let full_d7 = occupied & !flood(empty, 7, COLUMNS_UP_TO, COLUMNS_FROM);
     (full_h, full_v, full_d9, full_d7)
 }
 
-/// Spreads `seeds` along the lines of step `step` both ways, as far as the board goes; `up`
-/// masks the squares that may receive from 1, 2 and 4 steps below (the columns that shift does
-/// not wrap into). The masks for the downward spread are the same, mirrored left to right.
+/// The columns from b, c and e on: the squares a shift of 1, 2 or 4 columns right may reach.
+const COLUMNS_FROM: [u64; 3] = [NOT_A, 0xFCFC_FCFC_FCFC_FCFC, 0xF0F0_F0F0_F0F0_F0F0];
+/// The columns up to g, f and d: the squares a shift of 1, 2 or 4 columns left may reach.
+const COLUMNS_UP_TO: [u64; 3] = [NOT_H, 0x3F3F_3F3F_3F3F_3F3F, 0x0F0F_0F0F_0F0F_0F0F];
+
+/// Spreads `seeds` along the lines of step `step` both ways, as far as the board goes: upward in
+/// shifts of 1, 2 and 4 steps kept to the squares of `up` (the columns those shifts reach
+/// without wrapping round a row), downward likewise within `down`.
 #[inline(always)]
-fn flood(seeds: u64, step: u32, up: [u64; 3]) -> u64 {
-    let down = up.map(mirror_columns);
+fn flood(seeds: u64, step: u32, up: [u64; 3], down: [u64; 3]) -> u64 {
     let mut fwd = seeds;
     fwd |= fwd << step & up[0];
     fwd |= fwd << (2 * step) & up[1];
@@ -101,14 +90,6 @@ fn flood(seeds: u64, step: u32, up: [u64; 3]) -> u64 {
     fwd | back
 }
 
-/// The set with its columns mirrored (a ↔ h), a mask helper.
-#[inline(always)]
-const fn mirror_columns(x: u64) -> u64 {
-    let x = (x >> 1) & 0x5555_5555_5555_5555 | (x & 0x5555_5555_5555_5555) << 1;
-    let x = (x >> 2) & 0x3333_3333_3333_3333 | (x & 0x3333_3333_3333_3333) << 2;
-    (x >> 4) & 0x0F0F_0F0F_0F0F_0F0F | (x & 0x0F0F_0F0F_0F0F_0F0F) << 4
-}
-
 /// The squares of the 6×6 and 4×4 boards in the top-left corner of the 8×8 layout.
 const BOARD_6: u64 = 0x3F * 0x0101_0101_0101;
 const BOARD_4: u64 = 0x0F * 0x0101_0101;
@@ -116,7 +97,7 @@ const BOARD_4: u64 = 0x0F * 0x0101_0101;
 /// The stable discs of `discs` on the four edges of the N×N board in the top-left corner of the
 /// layout (N = 4, 6 or 8), `others` being the other colour's discs.
 #[inline(always)]
-fn edge_stable<const N: u32>(discs: u64, others: u64) -> u64 {
+fn edge_stable<const N: u32>(discs: u64, others: u64) -> Option<u64> {
     let table = match N {
         8 => &*EDGE_8,
         6 => &*EDGE_6,
@@ -128,7 +109,7 @@ fn edge_stable<const N: u32>(discs: u64, others: u64) -> u64 {
     let bottom = (table.get(row(discs, last), row(others, last)) as u64) << (8 * last);
     let left = table.get(column_byte(discs), column_byte(others));
     let right = table.get(column_byte(discs >> last), column_byte(others >> last));
-    top | bottom | COLUMN_OF_BYTE[left as usize] | COLUMN_OF_BYTE[right as usize] << last
+    Some(top | bottom | COLUMN_OF_BYTE[left as usize] | COLUMN_OF_BYTE[right as usize] << last)
 }
 
 /// Column a's eight squares as a byte (the square of row r at bit r).
@@ -227,7 +208,6 @@ static EDGE_4: LazyLock<EdgeTable> = LazyLock::new(|| EdgeTable::build(4));
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::rules::geometry::Size8;
     use crate::rules::othello::stable_discs;
 
     fn xorshift(x: &mut u64) -> u64 {
