@@ -23,6 +23,11 @@ pub trait OthelloGeometry: Geometry {
     fn to_board8(_bits: Self::Bits) -> Option<(u64, u64)> {
         None
     }
+    /// The set of squares given in the 8×8 layout, back in this board's own (the inverse of
+    /// [`OthelloGeometry::to_board8`], for the boards that have it).
+    fn from_board8(_bits: u64) -> Option<Self::Bits> {
+        None
+    }
 }
 
 /// Shifts towards higher indices by `n` when `n > 0`, towards lower ones when `n < 0`.
@@ -158,6 +163,12 @@ mod embedded {
         (f, deposit(bits, f))
     }
 
+    /// The squares of the frame in `bits`, back in the n×n layout.
+    #[inline(always)]
+    pub fn from_board8<const N: usize>(bits: u64) -> u64 {
+        extract(bits, frame(N))
+    }
+
     #[inline(always)]
     pub fn moves<const N: usize>(player: u64, opponent: u64) -> u64 {
         let f = frame(N);
@@ -191,6 +202,10 @@ macro_rules! embedded_othello_geometry {
             fn to_board8(bits: u64) -> Option<(u64, u64)> {
                 Some(embedded::to_board8::<$n>(bits))
             }
+            #[inline(always)]
+            fn from_board8(bits: u64) -> Option<u64> {
+                Some(embedded::from_board8::<$n>(bits))
+            }
         }
     )*};
 }
@@ -209,6 +224,10 @@ impl OthelloGeometry for Size8 {
     #[inline(always)]
     fn to_board8(bits: u64) -> Option<(u64, u64)> {
         Some((!0, bits))
+    }
+    #[inline(always)]
+    fn from_board8(bits: u64) -> Option<u64> {
+        Some(bits)
     }
 }
 
@@ -395,6 +414,14 @@ impl<G: OthelloGeometry> Position for Othello<G> {
             player,
             opponent,
             board,
+        })
+    }
+    #[inline(always)]
+    fn with_board8(&self, player: u64, opponent: u64) -> Option<Self> {
+        Some(Othello {
+            player: G::from_board8(player)?,
+            opponent: G::from_board8(opponent)?,
+            to_move: self.to_move,
         })
     }
     fn opponent_stable_discs(&self) -> Option<u32> {

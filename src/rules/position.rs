@@ -148,6 +148,12 @@ pub trait Position: Copy + Eq + Hash + Debug + Send + Sync + 'static {
         None
     }
 
+    /// A position of the same board and side to move with the discs given in the 8×8 layout of
+    /// [`Position::as_board8`] (`player` those of the side to move), for the boards that have it.
+    fn with_board8(&self, _player: u64, _opponent: u64) -> Option<Self> {
+        None
+    }
+
     /// How many of the opponent's discs can never flip, when the variant can tell cheaply
     /// (Othello); the player to move can then score at most squares − 2 × that.
     fn opponent_stable_discs(&self) -> Option<u32> {

@@ -5,6 +5,7 @@
 
 use super::control::{Abort, Worker};
 use super::endgame8::{self, Frame};
+use super::endgame8_table;
 use super::moves::{Child, NO_MOVE, PASS, ordered_children};
 use super::tt::{Bound, DEPTH_END, DEPTH_SELECTIVE, Entry};
 use crate::eval::{DISC, Evaluate};
@@ -279,15 +280,22 @@ pub fn endgame<P: Evaluate>(w: &mut Worker, pos: &P, alpha: i32, beta: i32) -> i
     if empties == 0 {
         return pos.final_score();
     }
+    if empties <= endgame8_table::MAX_EMPTIES
+        && let Some(board) = pos.as_board8()
+        && let Some(frame) = Frame::of(board.board)
+    {
+        let evaluate = |p, o| pos.with_board8(p, o).map(|q| q.evaluate());
+        return endgame8_table::solve(
+            w,
+            board.player,
+            board.opponent,
+            frame,
+            alpha,
+            beta,
+            &evaluate,
+        );
+    }
     if empties <= ENDGAME_SHALLOW {
-        if let Some(board) = pos.as_board8()
-            && let Some(frame) = Frame::of(board.board)
-        {
-            let mut nodes = 0;
-            let score = endgame8::solve(&board, frame, alpha, beta, &mut nodes);
-            w.count_nodes(nodes);
-            return score;
-        }
         return endgame_shallow(w, pos, alpha, beta);
     }
     if let Some(bound) = stability_cutoff(pos, empties, alpha) {
@@ -368,7 +376,7 @@ pub fn endgame<P: Evaluate>(w: &mut Worker, pos: &P, alpha: i32, beta: i32) -> i
 
 /// Endgame nodes with at least this many empty squares try a probable cut-off in selective passes
 /// (from 9 rather than 12: 4% fewer nodes on FFO #40–#49).
-const MPC_MIN_EMPTIES: u32 = 9;
+pub(super) const MPC_MIN_EMPTIES: u32 = 9;
 
 /// The selective passes of the endgame: level L (1 to 4) trusts a shallow search to predict the
 /// exact score within `SELECTIVITY_T[L] × σ`, σ being the spread of the shallow search's error.
@@ -384,7 +392,7 @@ pub const SELECTIVITY_PERCENT: [u8; 5] = [100, 73, 87, 95, 98];
 /// The standard deviation, in discs, of (shallow search − exact score) for the shallow depths
 /// 0, 2 and 4 (measured with the trained 8×8 evaluation on 150 self-play positions at each of 10,
 /// 12, …, 22 empty squares: 6.6–8.3, 5.9–6.7 and 5.1–5.9; it barely depends on the empties).
-const MPC_SIGMA: [f32; 3] = [7.0, 6.3, 5.5];
+pub(super) const MPC_SIGMA: [f32; 3] = [7.0, 6.3, 5.5];
 
 /// Multi-ProbCut in the endgame (Buro's idea, as Edax and Egaroucid use it in their selective
 /// passes before the exact one): a shallow search far enough outside the window, by t·σ, is

@@ -19,6 +19,7 @@ pub struct Frame {
     quadrants: [u64; 4],
     corners: u64,
     squares: i32,
+    side: u32,
 }
 
 impl Frame {
@@ -45,6 +46,7 @@ impl Frame {
             quadrants,
             corners,
             squares: (side * side) as i32,
+            side: side as u32,
         }
     }
 
@@ -61,9 +63,64 @@ impl Frame {
         (frame.board == board).then_some(frame)
     }
 
+    /// The squares of the board.
+    #[inline(always)]
+    pub fn board(&self) -> u64 {
+        self.board
+    }
+
+    /// The number of squares of the board.
+    #[inline(always)]
+    pub fn squares(&self) -> i32 {
+        self.squares
+    }
+
+    /// The board's four corners.
+    #[inline(always)]
+    pub fn corners(&self) -> u64 {
+        self.corners
+    }
+
+    /// The squares of `bits`, in the board's own layout (row by row, `side` squares a row).
+    #[inline(always)]
+    fn compress(&self, bits: u64) -> u64 {
+        let side = self.side;
+        if side == 8 {
+            return bits;
+        }
+        let row_mask = (1u64 << side) - 1;
+        let mut out = 0;
+        for row in 0..side {
+            out |= (bits >> (8 * row) & row_mask) << (side * row);
+        }
+        out
+    }
+
+    /// The transposition table's key of the position, `p` to move: the same as the generic
+    /// search's key of it (`Position::key`), so that both find each other's entries.
+    #[inline(always)]
+    pub fn key(&self, p: u64, o: u64) -> u64 {
+        use crate::rules::bits::mix;
+        mix(mix(self.compress(p)) ^ mix(self.compress(o)).rotate_left(23))
+    }
+
+    /// The move code (the square's index in the board's own layout) of square `sq`.
+    #[inline(always)]
+    pub fn code_of(&self, sq: u32) -> u16 {
+        let side = self.side;
+        ((sq / 8) * side + sq % 8) as u16
+    }
+
+    /// The square of a move code, if it is one of the board's squares.
+    #[inline(always)]
+    pub fn square_of(&self, code: u16) -> Option<u32> {
+        let (side, code) = (self.side, code as u32);
+        (code < side * side).then(|| (code / side) * 8 + code % side)
+    }
+
     /// The empty squares in quadrants holding an odd number of them.
     #[inline(always)]
-    fn odd_region(&self, empties: u64) -> u64 {
+    pub fn odd_region(&self, empties: u64) -> u64 {
         let mut odd = 0;
         for q in self.quadrants {
             if (empties & q).count_ones() & 1 == 1 {
@@ -76,7 +133,7 @@ impl Frame {
     /// The final score of a finished game, from the view of the player owning `p`: the disc
     /// difference, empty squares going to the winner.
     #[inline(always)]
-    fn final_score(&self, p: u64, o: u64) -> i32 {
+    pub fn final_score(&self, p: u64, o: u64) -> i32 {
         let mine = p.count_ones() as i32;
         let theirs = o.count_ones() as i32;
         let empties = self.squares - mine - theirs;
@@ -128,7 +185,13 @@ fn last_empty(p: u64, o: u64, sq: usize, frame: &Frame) -> i32 {
 /// Tried from alpha ≥ 2·empties − 2 (Edax's thresholds for these depths): on FFO #40–#49, 14%
 /// fewer nodes than from 2·empties + 4, once the stable discs came from the edge table.
 #[inline(always)]
-fn stability_cutoff(p: u64, o: u64, count: i32, frame: &Frame, alpha: i32) -> Option<i32> {
+pub(super) fn stability_cutoff(
+    p: u64,
+    o: u64,
+    count: i32,
+    frame: &Frame,
+    alpha: i32,
+) -> Option<i32> {
     if count < 4 || alpha < 2 * count - 2 {
         return None;
     }
@@ -248,7 +311,8 @@ fn try_squares(
     best
 }
 
-fn search(p: u64, o: u64, frame: &Frame, alpha: i32, beta: i32, nodes: &mut u64) -> i32 {
+/// The exact score (see [`solve`]).
+pub(super) fn search(p: u64, o: u64, frame: &Frame, alpha: i32, beta: i32, nodes: &mut u64) -> i32 {
     let empties = frame.board & !(p | o);
     if empties.count_ones() == 1 {
         *nodes += 1;

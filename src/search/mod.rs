@@ -8,6 +8,7 @@
 pub mod alphabeta;
 pub mod control;
 pub mod endgame8;
+pub mod endgame8_table;
 pub mod limits;
 pub mod moves;
 pub mod tt;
