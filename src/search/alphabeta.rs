@@ -6,7 +6,7 @@
 use super::control::{Abort, Worker};
 use super::endgame8::{self, Frame};
 use super::endgame8_table;
-use super::moves::{Child, NO_MOVE, PASS, ordered_children};
+use super::moves::{Child, NO_MOVE, PASS, drop_mirror_twins, ordered_children};
 use super::tt::{Bound, DEPTH_END, DEPTH_SELECTIVE, Entry};
 use crate::eval::{DISC, Evaluate};
 use crate::rules::{Bits, Position};
@@ -174,7 +174,8 @@ pub fn midgame<P: Evaluate>(w: &mut Worker, pos: &P, depth: i32, alpha: i32, bet
     {
         return score;
     }
-    let kids = ordered_children(pos, hash_move);
+    let mut kids = ordered_children(pos, hash_move);
+    drop_mirror_twins(pos, &mut kids);
     if kids.is_empty() {
         return if pos.must_pass() {
             -midgame(w, &pos.play_pass_unchecked(), depth, -beta, -alpha)
@@ -330,6 +331,7 @@ pub fn endgame<P: Evaluate>(w: &mut Worker, pos: &P, alpha: i32, beta: i32) -> i
         hash_move = w.shared.tt.probe(key).map_or(NO_MOVE, |e| e.best);
     }
     let mut kids = ordered_children(pos, hash_move);
+    drop_mirror_twins(pos, &mut kids);
     if empties >= ENDGAME_SORT_EMPTIES && kids.len() > 2 {
         sort_by_shallow_search(w, &mut kids, hash_move, empties);
     } else if kids.len() > 2 {

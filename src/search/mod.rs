@@ -15,6 +15,7 @@ pub mod tt;
 
 use crate::eval::{DISC, Evaluate};
 use crate::rules::Move;
+use crate::rules::symmetry::is_mirror_image;
 use alphabeta::{INFINITY, SELECTIVITY_PERCENT, endgame, hash_move, midgame};
 use control::{Shared, StopReason, Worker};
 pub use limits::{Clock, Limits};
@@ -421,9 +422,19 @@ fn search_root<P: Evaluate>(
     if precision == Precision::WinLossDraw {
         (low, high) = (-DISC, DISC);
     }
+    // Root moves leading to mirror images of an earlier one's position share its score unsearched.
+    let twins: Vec<Option<usize>> = roots
+        .iter()
+        .enumerate()
+        .map(|(i, r)| {
+            roots[..i]
+                .iter()
+                .position(|e| is_mirror_image(&e.child, &r.child))
+        })
+        .collect();
     loop {
         let mut alpha = low;
-        let mut scores = Vec::with_capacity(roots.len());
+        let mut scores: Vec<i32> = Vec::with_capacity(roots.len());
         for (i, root) in roots.iter().enumerate() {
             let search = |w: &mut Worker, a: i32, b: i32| match precision {
                 Precision::Depth => -midgame(w, &root.child, depth as i32 - 1, -b, -a),
@@ -432,7 +443,10 @@ fn search_root<P: Evaluate>(
                     -endgame(w, &root.child, -b, -a) * DISC
                 }
             };
-            let score = if i < multipv {
+            let score = if let Some(j) = twins[i] {
+                // The same true score: the earlier one's bound holds for this one too.
+                scores[j]
+            } else if i < multipv {
                 search(w, low, high)
             } else {
                 let s = search(w, alpha, alpha + 1);

@@ -2,6 +2,8 @@
 //! table) and the ordered list of a node's children.
 
 use crate::eval::Evaluate;
+use crate::rules::Position;
+use crate::rules::symmetry::is_mirror_image;
 use crate::rules::{Bits, Move, Square};
 
 /// The code of "no move".
@@ -60,4 +62,26 @@ pub fn ordered_children<P: Evaluate>(pos: &P, first: u16) -> Vec<Child<P>> {
     }
     out.sort_unstable_by_key(|c| std::cmp::Reverse(c.key));
     out
+}
+
+/// Nodes with at least this many empty squares fewer than the board's squares (the first plies
+/// of a game) look for children that are mirror images of each other.
+const MIRROR_PLIES_EMPTIES: u32 = 10;
+
+/// Drops the children that are mirror images of an earlier one (they have the same score), when
+/// the node is near the start and is itself symmetric (otherwise no two children are images of
+/// each other, but for coincidences not worth their cost). From the 6×6 start, the four first
+/// moves are one.
+pub fn drop_mirror_twins<P: Position>(pos: &P, kids: &mut Vec<Child<P>>) {
+    let squares = (pos.size() * pos.size()) as u32;
+    if pos.empty_count() + MIRROR_PLIES_EMPTIES < squares || !is_mirror_image(pos, pos) {
+        return;
+    }
+    let mut kept: Vec<Child<P>> = Vec::with_capacity(kids.len());
+    for kid in kids.drain(..) {
+        if !kept.iter().any(|k| is_mirror_image(&k.pos, &kid.pos)) {
+            kept.push(kid);
+        }
+    }
+    *kids = kept;
 }
