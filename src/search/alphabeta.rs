@@ -21,7 +21,8 @@ pub const INFINITY: i32 = 1_000_000;
 const MIDGAME_SPLIT_DEPTH: i32 = 4;
 /// Endgame nodes with at least this many empty squares are split between threads.
 const ENDGAME_SPLIT_EMPTIES: u32 = 13;
-/// Endgame nodes with fewer empty squares skip the table and the sorting.
+/// Endgame nodes with fewer empty squares skip the table and the sorting. Only on boards without
+/// the 8×8 layout: those with it go to `endgame8_table` from its `MAX_EMPTIES` down.
 const ENDGAME_SHALLOW: u32 = 7;
 const _: () = assert!(ENDGAME_SHALLOW as usize <= endgame8::MAX_EMPTIES);
 

@@ -4,8 +4,8 @@
 //! below, and to break ties, moves into quadrants holding an odd number of empty squares go first
 //! (parity, as in Edax and Egaroucid); the last empty square is scored by counting its flips.
 //!
-//! It gives the same scores as the generic solver in `alphabeta` (a test compares them) and is
-//! what the exact search calls below `ENDGAME_SHALLOW` empty squares when the board allows.
+//! It gives the same scores as a plain negamax (a test compares them) and is what the table layer
+//! above it ([`endgame8_table`](super::endgame8_table)) calls below 8 empty squares.
 
 use std::mem::MaybeUninit;
 

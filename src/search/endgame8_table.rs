@@ -1,8 +1,9 @@
 //! The layer of the bitboard endgame above the table-less solver: from a few more empty squares
 //! than [`endgame8`](super::endgame8) takes up to [`MAX_EMPTIES`], still straight on `u64`
 //! bitboards of the 8×8 layout, but with the transposition table (Edax's "NWS endgame" layer has
-//! the same place). Its results are exact and stored as searched to the end, under the same keys
-//! and move codes as the generic search's, so that both find them.
+//! the same place). Its results are exact (but in the selective passes, whose ProbCut it makes
+//! too) and are stored under the same keys and move codes as the generic search's, so that both
+//! find them.
 
 use super::alphabeta::{MPC_MIN_EMPTIES, MPC_SIGMA, SELECTIVITY_T};
 use super::control::Worker;
@@ -16,8 +17,9 @@ use std::mem::MaybeUninit;
 use std::sync::atomic::Ordering::Relaxed;
 
 /// The most empty squares this layer takes; above, the generic endgame search.
-/// (Up to 12 rather than 11: 3% fewer instructions on FFO #40 and #42; 13 saved 1% more without
-/// the evaluation's sort there, but nodes of 13 empty squares are where threads split.)
+/// (Up to 12 rather than 11: 3% fewer instructions on FFO #40 and #42, and the same time on a
+/// 6×6 position of 28 empty squares; 13 saved 1% more on FFO with the evaluation's sort there,
+/// but nodes of 13 empty squares are where threads split.)
 pub const MAX_EMPTIES: u32 = 12;
 
 /// Fewer empty squares than this go to the table-less solver.
