@@ -124,6 +124,10 @@ fn search<E: Evaluator>(
         unsafe { &mut *(&mut list[..n] as *mut [MaybeUninit<_>] as *mut [(i32, u32, u64, u64)]) };
     list.sort_unstable_by_key(|m| m.0);
     if count >= ETC_FROM {
+        // Ask for the children's buckets at once, so that the cache misses overlap.
+        for &(_, _, np, no) in list.iter() {
+            tt.prefetch(frame.key(np, no));
+        }
         // Enhanced transposition cut-off: a child already stored as worth at most -beta proves
         // the node worth at least beta, before any child is searched.
         for &(_, _, np, no) in list.iter() {
