@@ -34,7 +34,7 @@ enum Kind {
 }
 
 /// The bound a score makes in the window (alpha, beta).
-fn bound_of(score: i32, alpha: i32, beta: i32) -> Bound {
+pub(super) fn bound_of(score: i32, alpha: i32, beta: i32) -> Bound {
     if score >= beta {
         Bound::Lower
     } else if score > alpha {
@@ -45,7 +45,7 @@ fn bound_of(score: i32, alpha: i32, beta: i32) -> Bound {
 }
 
 /// Whether a stored entry settles the node: its score, or the narrowed window.
-fn probe_cut(entry: &Entry, alpha: i32, beta: i32) -> Option<i32> {
+pub(super) fn probe_cut(entry: &Entry, alpha: i32, beta: i32) -> Option<i32> {
     match entry.bound {
         Bound::Exact => Some(entry.score),
         Bound::Lower if entry.score >= beta => Some(entry.score),

@@ -386,13 +386,13 @@ pub(super) fn search(p: u64, o: u64, frame: &Frame, alpha: i32, beta: i32, nodes
 }
 
 #[cfg(test)]
-mod tests {
+pub(super) mod tests {
     use super::*;
     use crate::rules::geometry::{Size4, Size6, Size8};
     use crate::rules::{Bits, Othello, Position, othello::OthelloGeometry};
 
     /// A plain negamax over the position type, for reference.
-    fn negamax<P: Position>(pos: &P) -> i32 {
+    pub(in crate::search) fn negamax<P: Position>(pos: &P) -> i32 {
         if pos.is_game_over() {
             return pos.final_score();
         }

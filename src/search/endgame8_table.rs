@@ -5,7 +5,7 @@
 //! too) and are stored under the same keys and move codes as the generic search's, so that both
 //! find them.
 
-use super::alphabeta::{MPC_MIN_EMPTIES, MPC_SIGMA, SELECTIVITY_T};
+use super::alphabeta::{MPC_MIN_EMPTIES, MPC_SIGMA, SELECTIVITY_T, bound_of, probe_cut};
 use super::control::Worker;
 use super::endgame8::{self, Frame};
 use super::moves::NO_MOVE;
@@ -32,24 +32,14 @@ const ETC_FROM: u32 = 9;
 
 /// The exact score of the position (`p` to move against `o`), fail-soft in the window
 /// (alpha, beta); 0 when the search was stopped. The node itself is not counted.
-pub fn solve<E: Evaluator>(
-    w: &mut Worker,
-    p: u64,
-    o: u64,
-    frame: &Frame,
-    alpha: i32,
-    beta: i32,
-    evaluate: &E,
-) -> i32 {
-    search(w, p, o, frame, alpha, beta, evaluate)
-}
-
 /// The evaluation of a position given in the 8×8 layout (side to move's discs first), in
 /// centi-discs, for the selective passes' ProbCut; `None` when the board has none.
 pub trait Evaluator: Fn(u64, u64) -> Option<i32> {}
 impl<F: Fn(u64, u64) -> Option<i32>> Evaluator for F {}
 
-fn search<E: Evaluator>(
+/// The exact score of the position (`p` to move against `o`), fail-soft in the window
+/// (alpha, beta); 0 when the search was stopped. The node itself is not counted.
+pub fn solve<E: Evaluator>(
     w: &mut Worker,
     p: u64,
     o: u64,
@@ -79,12 +69,12 @@ fn search<E: Evaluator>(
     let mut hash_square = None;
     if let Some(entry) = tt.probe(key) {
         if entry.depth == DEPTH_END || (level > 0 && entry.depth >= DEPTH_SELECTIVE + level) {
-            let score = entry.score / DISC;
-            match entry.bound {
-                Bound::Exact => return score,
-                Bound::Lower if score >= beta => return score,
-                Bound::Upper if score <= alpha => return score,
-                _ => {}
+            let in_discs = Entry {
+                score: entry.score / DISC,
+                ..entry
+            };
+            if let Some(score) = probe_cut(&in_discs, alpha, beta) {
+                return score;
             }
         }
         hash_square = frame.square_of(entry.best);
@@ -98,7 +88,7 @@ fn search<E: Evaluator>(
             return frame.final_score(p, o);
         }
         w.count_node();
-        return -search(w, o, p, frame, -beta, -alpha, evaluate);
+        return -solve(w, o, p, frame, -beta, -alpha, evaluate);
     }
     let odd = frame.odd_region(empties);
     // The children: ordering key (lower first), square, discs of the player then to move and of
@@ -125,13 +115,15 @@ fn search<E: Evaluator>(
     list.sort_unstable_by_key(|m| m.0);
     if count >= ETC_FROM {
         // Ask for the children's buckets at once, so that the cache misses overlap.
-        for &(_, _, np, no) in list.iter() {
-            tt.prefetch(frame.key(np, no));
+        let mut keys = [0u64; endgame8::MAX_EMPTIES];
+        for (key, &(_, _, np, no)) in keys.iter_mut().zip(list.iter()) {
+            *key = frame.key(np, no);
+            tt.prefetch(*key);
         }
         // Enhanced transposition cut-off: a child already stored as worth at most -beta proves
         // the node worth at least beta, before any child is searched.
-        for &(_, _, np, no) in list.iter() {
-            if let Some(entry) = tt.probe(frame.key(np, no))
+        for &key in &keys[..list.len()] {
+            if let Some(entry) = tt.probe(key)
                 && (entry.depth == DEPTH_END
                     || (level > 0 && entry.depth >= DEPTH_SELECTIVE + level))
                 && entry.bound != Bound::Lower
@@ -146,11 +138,11 @@ fn search<E: Evaluator>(
     for (i, &(_, sq, np, no)) in list.iter().enumerate() {
         w.count_node();
         let score = if i == 0 || beta - alpha == 1 {
-            -search(w, np, no, frame, -beta, -alpha, evaluate)
+            -solve(w, np, no, frame, -beta, -alpha, evaluate)
         } else {
-            let score = -search(w, np, no, frame, -alpha - 1, -alpha, evaluate);
+            let score = -solve(w, np, no, frame, -alpha - 1, -alpha, evaluate);
             if score > alpha && score < beta {
-                -search(w, np, no, frame, -beta, -alpha, evaluate)
+                -solve(w, np, no, frame, -beta, -alpha, evaluate)
             } else {
                 score
             }
@@ -169,13 +161,7 @@ fn search<E: Evaluator>(
         }
     }
     let score = best.0;
-    let bound = if score >= beta {
-        Bound::Lower
-    } else if score > alpha_in {
-        Bound::Exact
-    } else {
-        Bound::Upper
-    };
+    let bound = bound_of(score, alpha_in, beta);
     tt.store(
         key,
         Entry {
@@ -247,23 +233,9 @@ mod tests {
     use crate::rules::geometry::{Size4, Size6, Size8};
     use crate::rules::{Bits, Othello, Position, othello::OthelloGeometry};
     use crate::search::control::Shared;
+    use crate::search::endgame8::tests::negamax;
     use crate::search::tt::TranspositionTable;
     use std::sync::atomic::{AtomicBool, AtomicU8, AtomicU64};
-
-    /// A plain negamax over the position type, for reference.
-    fn negamax<P: Position>(pos: &P) -> i32 {
-        if pos.is_game_over() {
-            return pos.final_score();
-        }
-        if pos.must_pass() {
-            return -negamax(&pos.play_pass_unchecked());
-        }
-        pos.placements()
-            .squares()
-            .map(|i| -negamax(&pos.play_index_unchecked(i)))
-            .max()
-            .unwrap_or(i32::MIN)
-    }
 
     /// A random game of board `G` stopped at `empties` empty squares (`None` if it ended first).
     fn random_position<G: OthelloGeometry>(seed: u64, empties: u32) -> Option<Othello<G>> {
