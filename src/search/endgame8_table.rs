@@ -30,8 +30,6 @@ const TABLE_FROM: u32 = 8;
 /// instructions than without, 0.6% fewer than from 10.
 const ETC_FROM: u32 = 9;
 
-/// The exact score of the position (`p` to move against `o`), fail-soft in the window
-/// (alpha, beta); 0 when the search was stopped. The node itself is not counted.
 /// The evaluation of a position given in the 8×8 layout (side to move's discs first), in
 /// centi-discs, for the selective passes' ProbCut; `None` when the board has none.
 pub trait Evaluator: Fn(u64, u64) -> Option<i32> {}
