@@ -110,7 +110,6 @@ pub fn solve<E: Evaluator>(
     // SAFETY: the first n entries were written just above, and MaybeUninit<T> has T's layout.
     let list =
         unsafe { &mut *(&mut list[..n] as *mut [MaybeUninit<_>] as *mut [(i32, u32, u64, u64)]) };
-    list.sort_unstable_by_key(|m| m.0);
     if count >= ETC_FROM {
         // Ask for the children's buckets at once, so that the cache misses overlap.
         let mut keys = [0u64; endgame8::MAX_EMPTIES];
@@ -133,7 +132,16 @@ pub fn solve<E: Evaluator>(
     }
     let (alpha_in, mut alpha) = (alpha, alpha);
     let mut best = (-i32::MAX, NO_MOVE);
-    for (i, &(_, sq, np, no)) in list.iter().enumerate() {
+    for i in 0..list.len() {
+        // Selection, one child at a time (see `endgame8::search`).
+        let mut pick = i;
+        for j in i + 1..list.len() {
+            if list[j].0 < list[pick].0 {
+                pick = j;
+            }
+        }
+        list.swap(i, pick);
+        let (_, sq, np, no) = list[i];
         w.count_node();
         let score = if i == 0 || beta - alpha == 1 {
             -solve(w, np, no, frame, -beta, -alpha, evaluate)
