@@ -6,6 +6,7 @@
 //! Entries sit in buckets of four; a store replaces the same key, else the least valuable entry
 //! (older searches first, then shallower).
 
+use super::table_memory::TableMemory;
 use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 
 /// What a stored score means.
@@ -88,7 +89,7 @@ impl Entry {
     }
 }
 
-#[derive(Default)]
+/// An entry's two words (all zero: empty).
 struct Slot {
     check: AtomicU64,
     data: AtomicU64,
@@ -108,7 +109,7 @@ const KEEP_MARGIN: i32 = 3;
 
 /// A table of a power-of-two number of buckets.
 pub struct TranspositionTable {
-    slots: Vec<Slot>,
+    slots: TableMemory<Slot>,
     bucket_mask: usize,
     generation: AtomicU64,
 }
@@ -126,8 +127,8 @@ impl TranspositionTable {
         } else {
             buckets
         };
-        let mut slots = Vec::with_capacity(buckets * BUCKET);
-        slots.resize_with(buckets * BUCKET, Slot::default);
+        // SAFETY: a Slot of two zero atomics is an empty one.
+        let slots = unsafe { TableMemory::zeroed(buckets * BUCKET) };
         TranspositionTable {
             slots,
             bucket_mask: buckets - 1,
@@ -142,7 +143,7 @@ impl TranspositionTable {
 
     /// Forgets everything.
     pub fn clear(&self) {
-        for slot in &self.slots {
+        for slot in self.slots.iter() {
             slot.check.store(0, Relaxed);
             slot.data.store(0, Relaxed);
         }
