@@ -92,6 +92,10 @@ pub fn solve<E: Evaluator>(
     // The children: ordering key (lower first), square, discs of the player then to move and of
     // the other.
     let mut list = [MaybeUninit::<(i32, u32, u64, u64)>::uninit(); endgame8::MAX_EMPTIES];
+    // With the enhanced transposition cut-off to come, each child's bucket is asked for as soon
+    // as the child is known, so that the cache misses overlap each other and the ordering work.
+    let etc = count >= ETC_FROM;
+    let mut keys = [0u64; endgame8::MAX_EMPTIES];
     let mut n = 0;
     let mut rest = moves;
     while rest != 0 {
@@ -99,6 +103,10 @@ pub fn solve<E: Evaluator>(
         rest &= rest - 1;
         let flipped = kernel8::flips(p, o, sq as usize);
         let (np, no) = (o & !flipped, p | flipped | 1u64 << sq);
+        if etc {
+            keys[n] = frame.key(np, no);
+            tt.prefetch(keys[n]);
+        }
         let key = if Some(sq) == hash_square {
             i32::MIN
         } else {
@@ -110,13 +118,7 @@ pub fn solve<E: Evaluator>(
     // SAFETY: the first n entries were written just above, and MaybeUninit<T> has T's layout.
     let list =
         unsafe { &mut *(&mut list[..n] as *mut [MaybeUninit<_>] as *mut [(i32, u32, u64, u64)]) };
-    if count >= ETC_FROM {
-        // Ask for the children's buckets at once, so that the cache misses overlap.
-        let mut keys = [0u64; endgame8::MAX_EMPTIES];
-        for (key, &(_, _, np, no)) in keys.iter_mut().zip(list.iter()) {
-            *key = frame.key(np, no);
-            tt.prefetch(*key);
-        }
+    if etc {
         // Enhanced transposition cut-off: a child already stored as worth at most -beta proves
         // the node worth at least beta, before any child is searched.
         for &key in &keys[..list.len()] {
