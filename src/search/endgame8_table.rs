@@ -46,11 +46,27 @@ pub fn solve<E: Evaluator>(
     beta: i32,
     evaluate: &E,
 ) -> i32 {
+    let moves = kernel8::moves(p, o) & frame.board();
+    solve_moves(w, p, o, moves, frame, alpha, beta, evaluate)
+}
+
+/// [`solve`] of a position whose moves `moves` the caller knows already.
+#[allow(clippy::too_many_arguments)]
+fn solve_moves<E: Evaluator>(
+    w: &mut Worker,
+    p: u64,
+    o: u64,
+    moves: u64,
+    frame: &Frame,
+    alpha: i32,
+    beta: i32,
+    evaluate: &E,
+) -> i32 {
     let empties = frame.board() & !(p | o);
     let count = empties.count_ones();
     if count < TABLE_FROM {
         let mut nodes = 0;
-        let score = endgame8::search(p, o, frame, alpha, beta, &mut nodes);
+        let score = endgame8::search_moves(p, o, moves, empties, frame, alpha, beta, &mut nodes);
         w.count_nodes(nodes);
         return score;
     }
@@ -80,7 +96,6 @@ pub fn solve<E: Evaluator>(
     if selective && let Some(score) = probcut(w, p, o, frame, level, alpha, beta, evaluate) {
         return score;
     }
-    let moves = kernel8::moves(p, o) & frame.board();
     if moves == 0 {
         if kernel8::moves(o, p) & frame.board() == 0 {
             return frame.final_score(p, o);
@@ -90,8 +105,8 @@ pub fn solve<E: Evaluator>(
     }
     let odd = frame.odd_region(empties);
     // The children: ordering key (lower first), square, discs of the player then to move and of
-    // the other.
-    let mut list = [MaybeUninit::<(i32, u32, u64, u64)>::uninit(); endgame8::MAX_EMPTIES];
+    // the other, and the moves of the player then to move (passed down, not generated again).
+    let mut list = [MaybeUninit::<(i32, u32, u64, u64, u64)>::uninit(); endgame8::MAX_EMPTIES];
     // With the enhanced transposition cut-off to come, each child's bucket is asked for as soon
     // as the child is known, so that the cache misses overlap each other and the ordering work.
     let etc = count >= ETC_FROM;
@@ -107,17 +122,19 @@ pub fn solve<E: Evaluator>(
             keys[n] = frame.key(np, no);
             tt.prefetch(keys[n]);
         }
+        let replies = kernel8::moves(np, no) & frame.board();
         let key = if Some(sq) == hash_square {
             i32::MIN
         } else {
-            order_key(np, no, sq, empties, odd, frame)
+            order_key(no, replies, sq, empties, odd, frame)
         };
-        list[n].write((key, sq, np, no));
+        list[n].write((key, sq, np, no, replies));
         n += 1;
     }
     // SAFETY: the first n entries were written just above, and MaybeUninit<T> has T's layout.
-    let list =
-        unsafe { &mut *(&mut list[..n] as *mut [MaybeUninit<_>] as *mut [(i32, u32, u64, u64)]) };
+    let list = unsafe {
+        &mut *(&mut list[..n] as *mut [MaybeUninit<_>] as *mut [(i32, u32, u64, u64, u64)])
+    };
     if etc {
         // Enhanced transposition cut-off: a child already stored as worth at most -beta proves
         // the node worth at least beta, before any child is searched.
@@ -143,14 +160,14 @@ pub fn solve<E: Evaluator>(
             }
         }
         list.swap(i, pick);
-        let (_, sq, np, no) = list[i];
+        let (_, sq, np, no, replies) = list[i];
         w.count_node();
         let score = if i == 0 || beta - alpha == 1 {
-            -solve(w, np, no, frame, -beta, -alpha, evaluate)
+            -solve_moves(w, np, no, replies, frame, -beta, -alpha, evaluate)
         } else {
-            let score = -solve(w, np, no, frame, -alpha - 1, -alpha, evaluate);
+            let score = -solve_moves(w, np, no, replies, frame, -alpha - 1, -alpha, evaluate);
             if score > alpha && score < beta {
-                -solve(w, np, no, frame, -beta, -alpha, evaluate)
+                -solve_moves(w, np, no, replies, frame, -beta, -alpha, evaluate)
             } else {
                 score
             }
@@ -224,8 +241,7 @@ fn probcut<E: Evaluator>(
 /// (its moves to come) count against; taking a corner and moving into a quadrant with an odd
 /// number of empty squares count for.
 #[inline(always)]
-fn order_key(np: u64, no: u64, sq: u32, empties: u64, odd: u64, frame: &Frame) -> i32 {
-    let replies = kernel8::moves(np, no) & frame.board();
+fn order_key(no: u64, replies: u64, sq: u32, empties: u64, odd: u64, frame: &Frame) -> i32 {
     let left = empties & !(1u64 << sq);
     let potential = (neighbours::<Size8>(no) & left).count_ones() as i32;
     16 * replies.count_ones() as i32 + 24 * (replies & frame.corners()).count_ones() as i32
