@@ -229,11 +229,14 @@ const NEIGHBOURS: [u64; 64] = {
 /// legal when it flips), not by generating them all (as Edax does for its last four).
 const BY_SQUARE: u32 = 4;
 
-/// The last few empty squares (2 to [`BY_SQUARE`]), `empties` being them.
+/// The last few empty squares (2 to [`BY_SQUARE`]), `empties` being them; `p`'s moves are among
+/// `candidates` (its moves, when the caller knows them; else `empties`).
+#[allow(clippy::too_many_arguments)]
 fn search_few(
     p: u64,
     o: u64,
     empties: u64,
+    candidates: u64,
     frame: &Frame,
     alpha: i32,
     beta: i32,
@@ -242,10 +245,10 @@ fn search_few(
     if let Some(bound) = stability_cutoff(p, o, empties.count_ones() as i32, frame, alpha) {
         return bound;
     }
-    if let Some(score) = try_squares(p, o, empties, frame, alpha, beta, nodes) {
+    if let Some(score) = try_squares(p, o, empties, candidates, frame, alpha, beta, nodes) {
         return score;
     }
-    match try_squares(o, p, empties, frame, -beta, -alpha, nodes) {
+    match try_squares(o, p, empties, empties, frame, -beta, -alpha, nodes) {
         Some(score) => {
             *nodes += 1;
             -score
@@ -255,12 +258,14 @@ fn search_few(
 }
 
 /// Plays `p`'s placements among `empties`, odd quadrants first: the best score, or `None` when
-/// `p` has no placement.
+/// `p` has no placement; they are among `candidates`.
 #[inline(always)]
+#[allow(clippy::too_many_arguments)]
 fn try_squares(
     p: u64,
     o: u64,
     empties: u64,
+    candidates: u64,
     frame: &Frame,
     alpha: i32,
     beta: i32,
@@ -274,7 +279,7 @@ fn try_squares(
     };
     let mut alpha = alpha;
     let mut best = None;
-    for group in [empties & odd, empties & !odd] {
+    for group in [candidates & odd, candidates & !odd] {
         let mut rest = group;
         while rest != 0 {
             let sq = rest.trailing_zeros() as usize;
@@ -296,7 +301,7 @@ fn try_squares(
                 *nodes += 1;
                 -last_empty(np, no, left.trailing_zeros() as usize, frame)
             } else {
-                -search_few(np, no, left, frame, -beta, -alpha, nodes)
+                -search_few(np, no, left, left, frame, -beta, -alpha, nodes)
             };
             if best.is_none_or(|b| score > b) {
                 best = Some(score);
@@ -320,7 +325,7 @@ pub(super) fn search(p: u64, o: u64, frame: &Frame, alpha: i32, beta: i32, nodes
         return last_empty(p, o, empties.trailing_zeros() as usize, frame);
     }
     if empties.count_ones() <= BY_SQUARE {
-        return search_few(p, o, empties, frame, alpha, beta, nodes);
+        return search_few(p, o, empties, empties, frame, alpha, beta, nodes);
     }
     let moves = kernel8::moves(p, o) & frame.board;
     search_moves(p, o, moves, empties, frame, alpha, beta, nodes)
@@ -398,7 +403,7 @@ pub(super) fn search_moves(
         *nodes += 1;
         let left = empties & !(1u64 << sq);
         let score = if to_few {
-            -search_few(np, no, left, frame, -beta, -alpha, nodes)
+            -search_few(np, no, left, replies, frame, -beta, -alpha, nodes)
         } else {
             -search_moves(np, no, replies, left, frame, -beta, -alpha, nodes)
         };
