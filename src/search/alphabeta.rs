@@ -12,7 +12,7 @@ use crate::eval::{DISC, Evaluate};
 use crate::rules::{Bits, Position};
 use rayon::prelude::*;
 use std::sync::Mutex;
-use std::sync::atomic::{AtomicI32, Ordering::Relaxed};
+use std::sync::atomic::{AtomicI32, AtomicUsize, Ordering::Relaxed};
 
 /// Above any score.
 pub const INFINITY: i32 = 1_000_000;
@@ -109,6 +109,10 @@ fn search_children<P: Evaluate>(
 }
 
 /// The young brothers: every child but the first, searched in parallel against a shared alpha.
+/// Each thread takes the next child in order from a shared counter, so that the children are
+/// started best-looking first, as a lone thread would search them (splitting the list in
+/// halves, as `par_iter` does, set the second thread on the worst-looking half: on FFO #40–#49
+/// with 2 threads, 7% more nodes than on 1 thread).
 fn split_rest<P: Evaluate>(
     w: &mut Worker,
     kids: &[Child<P>],
@@ -120,25 +124,32 @@ fn split_rest<P: Evaluate>(
     let abort = Abort::new(w.abort);
     let shared_alpha = AtomicI32::new(alpha);
     let best = Mutex::new(best);
+    let next = AtomicUsize::new(0);
     let shared = w.shared;
-    kids.par_iter().for_each(|kid| {
-        if abort.raised() || shared.stopped() {
-            return;
-        }
+    let tasks = rayon::current_num_threads().min(kids.len());
+    (0..tasks).into_par_iter().for_each(|_| {
         let mut worker = Worker::new(shared, Some(&abort));
-        let a = shared_alpha.load(Relaxed);
-        let score = scout(&mut worker, &kid.pos, kind, a, beta);
-        if worker.should_stop() {
-            return;
-        }
-        if let Ok(mut b) = best.lock()
-            && score > b.0
-        {
-            *b = (score, kid.code);
-        }
-        shared_alpha.fetch_max(score, Relaxed);
-        if score >= beta {
-            abort.raise();
+        loop {
+            if abort.raised() || shared.stopped() {
+                return;
+            }
+            let Some(kid) = kids.get(next.fetch_add(1, Relaxed)) else {
+                return;
+            };
+            let a = shared_alpha.load(Relaxed);
+            let score = scout(&mut worker, &kid.pos, kind, a, beta);
+            if worker.should_stop() {
+                return;
+            }
+            if let Ok(mut b) = best.lock()
+                && score > b.0
+            {
+                *b = (score, kid.code);
+            }
+            shared_alpha.fetch_max(score, Relaxed);
+            if score >= beta {
+                abort.raise();
+            }
         }
     });
     best.into_inner().unwrap_or((-INFINITY, NO_MOVE))
