@@ -227,7 +227,7 @@ const NEIGHBOURS: [u64; 64] = {
 
 /// At most this many empty squares: moves are found by trying each empty square (a placement is
 /// legal when it flips), not by generating them all (as Edax does for its last four).
-const BY_SQUARE: u32 = 4;
+pub(super) const BY_SQUARE: u32 = 4;
 
 /// The last few empty squares (2 to [`BY_SQUARE`]), `empties` being them; `p`'s moves are among
 /// `candidates` (its moves, when the caller knows them; else `empties`).

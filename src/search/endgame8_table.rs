@@ -66,7 +66,12 @@ fn solve_moves<E: Evaluator>(
     let count = empties.count_ones();
     if count < TABLE_FROM {
         let mut nodes = 0;
-        let score = endgame8::search_moves(p, o, moves, empties, frame, alpha, beta, &mut nodes);
+        // (Fewer than 5 empty squares only where the generic search hands a position over.)
+        let score = if count > endgame8::BY_SQUARE {
+            endgame8::search_moves(p, o, moves, empties, frame, alpha, beta, &mut nodes)
+        } else {
+            endgame8::search(p, o, frame, alpha, beta, &mut nodes)
+        };
         w.count_nodes(nodes);
         return score;
     }
