@@ -157,8 +157,8 @@ pub fn run(command: BookCommand) -> Result<(), CliError> {
         } => {
             let (kind, _) = position.resolve()?;
             let mut book = open_or_new(&out, kind)?;
-            let searcher =
-                Searcher::new(engine.threads_or_cores(), engine.hash).map_err(CliError::Threads)?;
+            let searcher = Searcher::new(engine.threads_or_cores(), engine.hash)
+                .map_err(CliError::Searcher)?;
             let growth = Growth {
                 plies,
                 depth,
@@ -197,8 +197,8 @@ pub fn run(command: BookCommand) -> Result<(), CliError> {
             let (kind, _) = position.resolve()?;
             let mut book = open_or_new(&path, kind)?;
             let lines = read_games(&games, kind)?;
-            let searcher =
-                Searcher::new(engine.threads_or_cores(), engine.hash).map_err(CliError::Threads)?;
+            let searcher = Searcher::new(engine.threads_or_cores(), engine.hash)
+                .map_err(CliError::Searcher)?;
             let growth = Growth {
                 plies: 0,
                 depth,

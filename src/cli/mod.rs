@@ -279,8 +279,8 @@ pub enum CliError {
     Line(usize, NotationError),
     /// Scores that differ from a file's.
     Mismatch(Vec<String>),
-    /// The search threads could not start.
-    Threads(crate::search::PoolError),
+    /// The searcher (its threads or its table) could not be made.
+    Searcher(crate::search::SearcherError),
     /// A match that cannot be run.
     Match(String),
     /// A book that cannot be read, written or built.
@@ -302,7 +302,7 @@ impl fmt::Display for CliError {
             CliError::File(path, e) => write!(f, "cannot read {}: {e}", path.display()),
             CliError::Line(n, e) => write!(f, "line {n}: {e}"),
             CliError::Mismatch(lines) => write!(f, "wrong scores: {}", lines.join("; ")),
-            CliError::Threads(e) => e.fmt(f),
+            CliError::Searcher(e) => e.fmt(f),
         }
     }
 }

@@ -15,7 +15,7 @@ use std::time::{Duration, Instant};
 pub const BENCH_DEPTH: u32 = 16;
 
 fn searcher(threads: usize, hash: usize) -> Result<Searcher, CliError> {
-    Searcher::new(threads, hash).map_err(CliError::Threads)
+    Searcher::new(threads, hash).map_err(CliError::Searcher)
 }
 
 /// `othel analyze`: a report per iteration, then the best move.

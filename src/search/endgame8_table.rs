@@ -326,7 +326,7 @@ mod tests {
     /// table kept from one to the next (so later ones start from stored bounds), against the
     /// plain negamax.
     fn agrees<G: OthelloGeometry>(games: u64, max_empties: u32) {
-        let tt = TranspositionTable::new(4);
+        let tt = TranspositionTable::new(4).expect("a small table");
         let mut checked = 0;
         for game in 0..games {
             let empties = TABLE_FROM + (game % (max_empties - TABLE_FROM + 1) as u64) as u32;
@@ -397,7 +397,7 @@ mod tests {
     /// be scores of the board, and the exact pass after them on the same table must be exact.
     #[test]
     fn selective_passes_leave_the_exact_pass_exact() {
-        let tt = TranspositionTable::new(4);
+        let tt = TranspositionTable::new(4).expect("a small table");
         for game in 0..40 {
             let Some(pos) = random_position::<Size8>(game, 9 + (game % 3) as u32) else {
                 continue;

@@ -143,21 +143,34 @@ pub struct Searcher {
     threads: usize,
 }
 
-/// The thread pool could not be made.
+/// Why a searcher could not be made.
 #[derive(Debug)]
-pub struct PoolError(pub String);
+pub enum SearcherError {
+    /// The thread pool could not start.
+    Threads(String),
+    /// The transposition table's memory (in MB) could not be had.
+    Memory(usize),
+}
 
-impl fmt::Display for PoolError {
+impl fmt::Display for SearcherError {
     fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {
-        write!(f, "cannot start the search threads: {}", self.0)
+        match self {
+            SearcherError::Threads(e) => write!(f, "cannot start the search threads: {e}"),
+            SearcherError::Memory(mb) => {
+                write!(
+                    f,
+                    "cannot allocate a hash table of {mb} MB: try a smaller hash"
+                )
+            }
+        }
     }
 }
 
-impl std::error::Error for PoolError {}
+impl std::error::Error for SearcherError {}
 
 impl Searcher {
     /// A searcher with `threads` workers (1: no pool) and a table of `hash_mb` MB.
-    pub fn new(threads: usize, hash_mb: usize) -> Result<Searcher, PoolError> {
+    pub fn new(threads: usize, hash_mb: usize) -> Result<Searcher, SearcherError> {
         let threads = threads.max(1);
         let pool = if threads > 1 {
             Some(
@@ -165,13 +178,13 @@ impl Searcher {
                     .num_threads(threads)
                     .thread_name(|i| format!("othel-search-{i}"))
                     .build()
-                    .map_err(|e| PoolError(e.to_string()))?,
+                    .map_err(|e| SearcherError::Threads(e.to_string()))?,
             )
         } else {
             None
         };
         Ok(Searcher {
-            tt: TranspositionTable::new(hash_mb),
+            tt: TranspositionTable::new(hash_mb).ok_or(SearcherError::Memory(hash_mb))?,
             pool,
             threads,
         })

@@ -5,7 +5,7 @@
 //! `aligned_large_pages_alloc`): a table of 64 MB probed at random then costs a few TLB entries
 //! instead of a page walk per probe.
 
-use std::alloc::{Layout, alloc, dealloc, handle_alloc_error};
+use std::alloc::{Layout, alloc, dealloc};
 use std::ops::Deref;
 use std::ptr::NonNull;
 
@@ -28,21 +28,17 @@ unsafe impl<T: Send> Send for TableMemory<T> {}
 unsafe impl<T: Sync> Sync for TableMemory<T> {}
 
 impl<T> TableMemory<T> {
-    /// `len` values of `T`, every byte zero.
+    /// `len` values of `T`, every byte zero; `None` when the memory cannot be had.
     ///
     /// # Safety
     /// All-zero bytes must be a valid `T` (as for atomics and integers).
-    pub unsafe fn zeroed(len: usize) -> TableMemory<T> {
-        let size = (len * std::mem::size_of::<T>()).max(1);
+    pub unsafe fn zeroed(len: usize) -> Option<TableMemory<T>> {
+        let size = len.checked_mul(std::mem::size_of::<T>())?.max(1);
         let align = if size >= HUGE_PAGE { HUGE_PAGE } else { LINE }.max(std::mem::align_of::<T>());
-        let Ok(layout) = Layout::from_size_align(size, align) else {
-            panic!("a table of {len} entries does not fit in memory");
-        };
+        let layout = Layout::from_size_align(size, align).ok()?;
         // SAFETY: the layout's size is not zero.
         let raw = unsafe { alloc(layout) };
-        let Some(ptr) = NonNull::new(raw) else {
-            handle_alloc_error(layout)
-        };
+        let ptr = NonNull::new(raw)?;
         #[cfg(target_os = "linux")]
         if size >= HUGE_PAGE {
             // Asked before the pages are first touched, so that the zeroing below faults them in
@@ -52,11 +48,11 @@ impl<T> TableMemory<T> {
         }
         // SAFETY: the allocation holds `size` bytes.
         unsafe { std::ptr::write_bytes(raw, 0, size) };
-        TableMemory {
+        Some(TableMemory {
             ptr: ptr.cast(),
             len,
             layout,
-        }
+        })
     }
 }
 
@@ -91,7 +87,7 @@ mod tests {
     fn memory_is_zeroed_aligned_and_usable() {
         for len in [1, 3, 1000, 300_000] {
             // SAFETY: zero is a valid AtomicU64.
-            let memory = unsafe { TableMemory::<AtomicU64>::zeroed(len) };
+            let memory = unsafe { TableMemory::<AtomicU64>::zeroed(len) }.expect("memory");
             assert_eq!(memory.len(), len);
             let address = memory.as_ptr() as usize;
             assert_eq!(address % LINE, 0);
@@ -102,5 +98,13 @@ mod tests {
             memory[len - 1].store(7, Relaxed);
             assert_eq!(memory[len - 1].load(Relaxed), 7);
         }
+    }
+
+    #[test]
+    fn memory_beyond_the_machine_is_refused() {
+        // SAFETY: zero is a valid AtomicU64.
+        assert!(unsafe { TableMemory::<AtomicU64>::zeroed(usize::MAX / 4) }.is_none());
+        // SAFETY: as above.
+        assert!(unsafe { TableMemory::<AtomicU64>::zeroed(1 << 56) }.is_none());
     }
 }

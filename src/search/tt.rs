@@ -115,9 +115,10 @@ pub struct TranspositionTable {
 }
 
 impl TranspositionTable {
-    /// A table of at most `megabytes` MB (at least one bucket).
-    pub fn new(megabytes: usize) -> TranspositionTable {
-        let bytes = megabytes.max(1) * 1024 * 1024;
+    /// A table of at most `megabytes` MB (at least one bucket); `None` when the memory cannot be
+    /// had.
+    pub fn new(megabytes: usize) -> Option<TranspositionTable> {
+        let bytes = megabytes.max(1).checked_mul(1024 * 1024)?;
         let buckets = (bytes / (BUCKET * std::mem::size_of::<Slot>()))
             .max(1)
             .next_power_of_two();
@@ -128,12 +129,12 @@ impl TranspositionTable {
             buckets
         };
         // SAFETY: a Slot of two zero atomics is an empty one.
-        let slots = unsafe { TableMemory::zeroed(buckets * BUCKET) };
-        TranspositionTable {
+        let slots = unsafe { TableMemory::zeroed(buckets * BUCKET) }?;
+        Some(TranspositionTable {
             slots,
             bucket_mask: buckets - 1,
             generation: AtomicU64::new(0),
-        }
+        })
     }
 
     /// The size in bytes.
@@ -241,8 +242,15 @@ mod tests {
     use super::*;
 
     #[test]
+    fn a_table_beyond_the_machine_is_refused_not_fatal() {
+        assert!(TranspositionTable::new(usize::MAX).is_none());
+        assert!(TranspositionTable::new(1 << 40).is_none());
+        assert!(TranspositionTable::new(1).is_some());
+    }
+
+    #[test]
     fn entries_round_trip_and_misses_are_misses() {
-        let tt = TranspositionTable::new(1);
+        let tt = TranspositionTable::new(1).expect("a small table");
         assert!(tt.bytes() <= 1024 * 1024);
         let entry = Entry {
             score: -3150,
@@ -260,7 +268,7 @@ mod tests {
 
     #[test]
     fn a_full_bucket_keeps_the_deepest_entries() {
-        let tt = TranspositionTable::new(1);
+        let tt = TranspositionTable::new(1).expect("a small table");
         let stride = (tt.bucket_mask as u64) + 1;
         for i in 0..5u64 {
             let entry = Entry {
@@ -278,7 +286,7 @@ mod tests {
 
     #[test]
     fn a_bucket_of_much_deeper_entries_drops_a_shallow_store() {
-        let tt = TranspositionTable::new(1);
+        let tt = TranspositionTable::new(1).expect("a small table");
         let stride = (tt.bucket_mask as u64) + 1;
         let solved = |empties: u8| Entry {
             score: 0,
