@@ -204,6 +204,32 @@ fn quit_ends_the_engine_during_a_search() {
 }
 
 #[test]
+fn quit_answers_the_commands_before_it_and_ends_the_search_with_its_bestmove() {
+    // All of it arrives at once, as from a shell pipeline: nothing before `quit` may be lost, and
+    // the search it interrupts (depth 30 would take hours) still prints its move.
+    let started = Instant::now();
+    let lines = run_script(
+        "isready\nposition startpos moves f5\nmoves\nsetoption book=off\ngo depth 30\nquit\nisready\n",
+    );
+    assert!(started.elapsed() < Duration::from_secs(10), "{lines:?}");
+    assert_eq!(
+        lines.first().map(String::as_str),
+        Some("readyok"),
+        "{lines:?}"
+    );
+    let mut moves: Vec<&str> = lines[1].split(' ').collect();
+    moves.sort_unstable();
+    assert_eq!(moves, ["d6", "f4", "f6", "moves"], "{lines:?}");
+    let last = lines.last().expect("output");
+    assert!(last.starts_with("bestmove "), "{lines:?}");
+    assert_eq!(
+        lines.iter().filter(|l| *l == "readyok").count(),
+        1,
+        "{lines:?}"
+    );
+}
+
+#[test]
 fn bad_input_gets_one_error_line_each_and_the_engine_goes_on() {
     let huge = "x".repeat(1 << 20);
     let script = format!(

@@ -68,6 +68,8 @@ pub struct Controller {
     book: BookChoice,
     stop: Arc<AtomicBool>,
     search: Option<JoinHandle<()>>,
+    /// Whether the running job is a search (which obeys the stop flag) rather than a perft.
+    job_stops: bool,
     /// Raised by `go`, lowered by the search thread just before it prints `bestmove`, so that a
     /// command sent after `bestmove` is never taken for one sent during the search.
     searching: Arc<AtomicBool>,
@@ -92,6 +94,7 @@ impl Controller {
             book,
             stop,
             search: None,
+            job_stops: false,
             searching: Arc::new(AtomicBool::new(false)),
         })
     }
@@ -107,6 +110,15 @@ impl Controller {
         }
     }
 
+    /// Ends a running search so that its `bestmove` is printed; a perft, which does not obey the
+    /// stop flag, is left to die with the process.
+    fn quit(&mut self) {
+        self.stop.store(true, Relaxed);
+        if self.job_stops {
+            self.finish_search();
+        }
+    }
+
     fn error(&self, message: impl AsRef<str>) {
         self.out.line(format!("error {}", message.as_ref()));
     }
@@ -118,7 +130,10 @@ impl Controller {
             Command::Othel => self.identify(),
             Command::IsReady => self.out.line("readyok"),
             Command::Stop => self.stop.store(true, Relaxed),
-            Command::Quit => return Flow::Quit,
+            Command::Quit => {
+                self.quit();
+                return Flow::Quit;
+            }
             Command::NewGame
             | Command::SetOption(_)
             | Command::Position { .. }
@@ -382,7 +397,7 @@ impl Controller {
         let session = self.session.boxed_clone();
         let searcher = Arc::clone(&self.searcher);
         let stop = Arc::clone(&self.stop);
-        self.start_job("othel-go", move |out| {
+        self.start_job("othel-go", true, move |out| {
             let multipv = limits.multipv > 1;
             let report_out = Arc::clone(out);
             let mut on_report = move |r: &Report| {
@@ -404,16 +419,22 @@ impl Controller {
     fn perft(&mut self, depth: u32) {
         let session = self.session.boxed_clone();
         let threads = self.options.threads;
-        self.start_job("othel-perft", move |_| {
+        self.start_job("othel-perft", false, move |_| {
             session.perft(depth, threads).to_string()
         });
     }
 
     /// Runs `job` (a search or a perft) on a thread of its own: it may print lines as it goes and
     /// returns its last line, printed once the controller counts it as finished. Meanwhile the
-    /// controller goes on answering.
-    fn start_job(&mut self, name: &str, job: impl FnOnce(&Arc<Output>) -> String + Send + 'static) {
+    /// controller goes on answering. `stops`: whether the job obeys the stop flag.
+    fn start_job(
+        &mut self,
+        name: &str,
+        stops: bool,
+        job: impl FnOnce(&Arc<Output>) -> String + Send + 'static,
+    ) {
         self.finish_search();
+        self.job_stops = stops;
         self.stop.store(false, Relaxed);
         let out = Arc::clone(&self.out);
         let searching = Arc::clone(&self.searching);

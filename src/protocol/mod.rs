@@ -1,8 +1,8 @@
 //! The engine protocol on stdin/stdout (protocol.md describes it completely), and the NBoard and
 //! GTP modes ([`nboard`], [`gtp`]), chosen by a command-line flag or by the first line read.
 //!
-//! A reader thread only reads and parses lines: `quit` ends the process at once; every other
-//! command, and every parse error, goes over a channel to the [`controller::Controller`] on the
+//! A reader thread only reads and parses lines: every command, and every parse error, goes over
+//! a channel to the [`controller::Controller`] on the
 //! main thread, so replies keep the order of the commands. The controller never waits for a search
 //! (searches run on a thread of their own and never read input), so `stop` and `isready` are
 //! handled as soon as they are read; `stop` raises the search's atomic stop flag. (A `stop` that
@@ -173,12 +173,11 @@ fn run_othel(first: Option<String>, out: Arc<Output>, startup: Startup) -> i32 {
     }
     let (sender, receiver) = mpsc::channel::<Message>();
     let reader_stop = Arc::clone(&stop);
-    let reader_out = Arc::clone(&out);
     let reader = std::thread::Builder::new()
         .name("othel-reader".into())
         .spawn(move || {
             let input = std::io::BufReader::new(std::io::stdin());
-            read_loop(first, input, &sender, &reader_stop, &reader_out)
+            read_loop(first, input, &sender, &reader_stop)
         });
     if let Err(e) = reader {
         log::error!("cannot start the input reader: {e}");
@@ -189,6 +188,7 @@ fn run_othel(first: Option<String>, out: Arc<Output>, startup: Startup) -> i32 {
             Message::Error(e) => out.line(format!("error {e}")),
             Message::Command(command, line) => {
                 if controller.handle(command, &line) == Flow::Quit {
+                    out.flush();
                     return 0;
                 }
             }
@@ -204,7 +204,6 @@ fn read_loop(
     mut input: impl BufRead,
     sender: &mpsc::Sender<Message>,
     stop: &AtomicBool,
-    out: &Output,
 ) {
     let mut next = first;
     loop {
@@ -217,9 +216,12 @@ fn read_loop(
         };
         let message = match parse(&line) {
             Ok(Command::Quit) => {
+                // The commands before it are still answered in order: the flag only hurries a
+                // running search (a `go` still queued lowers it, and the controller raises it again
+                // when it reaches the `quit`). Nothing after `quit` is read.
                 stop.store(true, Relaxed);
-                out.flush();
-                std::process::exit(0);
+                let _ = sender.send(Message::Command(Command::Quit, line));
+                return;
             }
             Ok(command) => Message::Command(command, line),
             Err(e) => Message::Error(e.to_string()),
