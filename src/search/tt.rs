@@ -107,10 +107,11 @@ const BUCKET: usize = 4;
 /// in a 1 MB table took 0.4% more.
 const KEEP_MARGIN: i32 = 3;
 
-/// A table of a power-of-two number of buckets.
+/// A table of buckets indexed by the keys' high bits, of any number of buckets, so that it uses
+/// all the memory it is given (a power of two would leave up to half of it unused).
 pub struct TranspositionTable {
     slots: TableMemory<Slot>,
-    bucket_mask: usize,
+    buckets: usize,
     generation: AtomicU64,
 }
 
@@ -119,20 +120,12 @@ impl TranspositionTable {
     /// had.
     pub fn new(megabytes: usize) -> Option<TranspositionTable> {
         let bytes = megabytes.max(1).checked_mul(1024 * 1024)?;
-        let buckets = (bytes / (BUCKET * std::mem::size_of::<Slot>()))
-            .max(1)
-            .next_power_of_two();
-        // Stay within the size asked for.
-        let buckets = if buckets * BUCKET * std::mem::size_of::<Slot>() > bytes && buckets > 1 {
-            buckets / 2
-        } else {
-            buckets
-        };
+        let buckets = (bytes / (BUCKET * std::mem::size_of::<Slot>())).max(1);
         // SAFETY: a Slot of two zero atomics is an empty one.
-        let slots = unsafe { TableMemory::zeroed(buckets * BUCKET) }?;
+        let slots = unsafe { TableMemory::zeroed(buckets.checked_mul(BUCKET)?) }?;
         Some(TranspositionTable {
             slots,
-            bucket_mask: buckets - 1,
+            buckets,
             generation: AtomicU64::new(0),
         })
     }
@@ -160,7 +153,10 @@ impl TranspositionTable {
     }
 
     fn bucket(&self, key: u64) -> &[Slot] {
-        let start = (key as usize & self.bucket_mask) * BUCKET;
+        // The key times the bucket count, high half: uniform over the buckets, whatever their
+        // number (the multiply-shift reduction chess engines use).
+        let index = ((key as u128 * self.buckets as u128) >> 64) as usize;
+        let start = index * BUCKET;
         &self.slots[start..start + BUCKET]
     }
 
@@ -267,9 +263,31 @@ mod tests {
     }
 
     #[test]
+    fn a_table_uses_the_memory_it_is_given_and_every_key_has_a_bucket() {
+        let tt = TranspositionTable::new(100).expect("a 100 MB table");
+        assert!(
+            tt.bytes() <= 100 << 20 && tt.bytes() > 99 << 20,
+            "{}",
+            tt.bytes()
+        );
+        let entry = Entry {
+            score: 1,
+            depth: 3,
+            bound: Bound::Exact,
+            best: 2,
+            empties: 40,
+        };
+        for key in [1, u64::MAX, u64::MAX / 3, 1 << 63] {
+            tt.store(key, entry);
+            assert_eq!(tt.probe(key), Some(entry), "{key:#x}");
+        }
+    }
+
+    #[test]
     fn a_full_bucket_keeps_the_deepest_entries() {
         let tt = TranspositionTable::new(1).expect("a small table");
-        let stride = (tt.bucket_mask as u64) + 1;
+        // Keys this close share their high bits, hence their bucket.
+        let stride = 1u64;
         for i in 0..5u64 {
             let entry = Entry {
                 score: i as i32,
@@ -287,7 +305,8 @@ mod tests {
     #[test]
     fn a_bucket_of_much_deeper_entries_drops_a_shallow_store() {
         let tt = TranspositionTable::new(1).expect("a small table");
-        let stride = (tt.bucket_mask as u64) + 1;
+        // Keys this close share their high bits, hence their bucket.
+        let stride = 1u64;
         let solved = |empties: u8| Entry {
             score: 0,
             depth: DEPTH_END,
