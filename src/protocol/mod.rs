@@ -2,12 +2,13 @@
 //! GTP modes ([`nboard`], [`gtp`]), chosen by a command-line flag or by the first line read.
 //!
 //! A reader thread only reads and parses lines: every command, and every parse error, goes over
-//! a channel to the [`controller::Controller`] on the
-//! main thread, so replies keep the order of the commands. The controller never waits for a search
-//! (searches run on a thread of their own and never read input), so `stop` and `isready` are
-//! handled as soon as they are read; `stop` raises the search's atomic stop flag. (A `stop` that
-//! raised the flag straight from the reader could be overtaken by the `go` before it, which
-//! lowers the flag.)
+//! a channel to the [`controller::Controller`] on the main thread, so replies keep the order of
+//! the commands. The controller never waits for a search (searches run on a thread of their own
+//! and never read input), so `stop` and `isready` are handled as soon as they are read; `stop`
+//! raises the search's atomic stop flag. (A `stop` that raised the flag straight from the reader
+//! could be overtaken by the `go` before it, which lowers the flag.) `quit` is answered in its
+//! turn too: the commands before it are answered, a running search ends with its `bestmove`, and
+//! the reader reads no further.
 
 pub mod book_choice;
 pub mod command;
