@@ -112,8 +112,10 @@ fn solve_moves<E: Evaluator>(
     // The children: ordering key (lower first), square, discs of the player then to move and of
     // the other, and the moves of the player then to move (passed down, not generated again).
     let mut list = [MaybeUninit::<(i32, u32, u64, u64, u64)>::uninit(); endgame8::MAX_EMPTIES];
-    // With the enhanced transposition cut-off to come, each child's bucket is asked for as soon
-    // as the child is known, so that the cache misses overlap each other and the ordering work.
+    // With the enhanced transposition cut-off to come, the children are made first and each
+    // one's bucket asked for at once; their replies and ordering keys are counted after, so that
+    // the cache misses overlap each other and all of that work (asking for each bucket as its
+    // child was ordered left the last ones too little time).
     let etc = count >= ETC_FROM;
     let mut keys = [0u64; endgame8::MAX_EMPTIES];
     let mut n = 0;
@@ -127,19 +129,23 @@ fn solve_moves<E: Evaluator>(
             keys[n] = frame.key(np, no);
             tt.prefetch(keys[n]);
         }
-        let replies = kernel8::moves(np, no) & frame.board();
-        let key = if Some(sq) == hash_square {
-            i32::MIN
-        } else {
-            order_key(no, replies, sq, empties, odd, frame)
-        };
-        list[n].write((key, sq, np, no, replies));
+        list[n].write((0, sq, np, no, 0));
         n += 1;
     }
     // SAFETY: the first n entries were written just above, and MaybeUninit<T> has T's layout.
     let list = unsafe {
         &mut *(&mut list[..n] as *mut [MaybeUninit<_>] as *mut [(i32, u32, u64, u64, u64)])
     };
+    for child in list.iter_mut() {
+        let (_, sq, _, no, _) = *child;
+        let replies = kernel8::moves(child.2, no) & frame.board();
+        child.0 = if Some(sq) == hash_square {
+            i32::MIN
+        } else {
+            order_key(no, replies, sq, empties, odd, frame)
+        };
+        child.4 = replies;
+    }
     if etc {
         // Enhanced transposition cut-off: a child already stored as worth at most -beta proves
         // the node worth at least beta, before any child is searched.
