@@ -7,7 +7,7 @@ use super::control::{Abort, Worker};
 use super::endgame8::{self, Frame};
 use super::endgame8_table;
 use super::moves::{Child, NO_MOVE, PASS, drop_mirror_twins, ordered_children};
-use super::tt::{Bound, DEPTH_END, DEPTH_SELECTIVE, Entry};
+use super::tt::{DEPTH_END, DEPTH_SELECTIVE, Entry};
 use crate::eval::{DISC, Evaluate};
 use crate::rules::{Bits, Position};
 use rayon::prelude::*;
@@ -33,24 +33,15 @@ enum Kind {
     Endgame,
 }
 
-/// The bound a score makes in the window (alpha, beta).
-pub(super) fn bound_of(score: i32, alpha: i32, beta: i32) -> Bound {
-    if score >= beta {
-        Bound::Lower
-    } else if score > alpha {
-        Bound::Exact
-    } else {
-        Bound::Upper
-    }
-}
-
-/// Whether a stored entry settles the node: its score, or the narrowed window.
+/// Whether a stored entry settles the node in the window (alpha, beta): its exact score, or a
+/// bound beyond the window.
 pub(super) fn probe_cut(entry: &Entry, alpha: i32, beta: i32) -> Option<i32> {
-    match entry.bound {
-        Bound::Exact => Some(entry.score),
-        Bound::Lower if entry.score >= beta => Some(entry.score),
-        Bound::Upper if entry.score <= alpha => Some(entry.score),
-        _ => None,
+    if entry.lower >= beta || entry.is_exact() {
+        Some(entry.lower)
+    } else if entry.upper <= alpha {
+        Some(entry.upper)
+    } else {
+        None
     }
 }
 
@@ -198,13 +189,8 @@ pub fn midgame<P: Evaluate>(w: &mut Worker, pos: &P, depth: i32, alpha: i32, bet
     let split = w.shared.parallel && depth >= MIDGAME_SPLIT_DEPTH;
     let (score, best) = search_children(w, &kids, Kind::Midgame(depth), alpha, beta, split);
     if !w.should_stop() {
-        let entry = Entry {
-            score,
-            depth: depth.min(DEPTH_SELECTIVE as i32) as u8,
-            bound: bound_of(score, alpha, beta),
-            best,
-            empties: empties.min(255) as u8,
-        };
+        let depth = depth.min(DEPTH_SELECTIVE as i32) as u8;
+        let entry = Entry::from_search(score, alpha, beta, depth, best, empties.min(255) as u8);
         w.shared.tt.store(key, entry);
     }
     score
@@ -320,14 +306,10 @@ pub fn endgame<P: Evaluate>(w: &mut Worker, pos: &P, alpha: i32, beta: i32) -> i
     let mut hash_move = NO_MOVE;
     if let Some(entry) = w.shared.tt.probe(key) {
         hash_move = entry.best;
-        if entry.depth == DEPTH_END || (level > 0 && entry.depth >= DEPTH_SELECTIVE + level) {
-            let entry = Entry {
-                score: entry.score / DISC,
-                ..entry
-            };
-            if let Some(score) = probe_cut(&entry, alpha, beta) {
-                return score;
-            }
+        if (entry.depth == DEPTH_END || (level > 0 && entry.depth >= DEPTH_SELECTIVE + level))
+            && let Some(score) = probe_cut(&entry.in_units(DISC), alpha, beta)
+        {
+            return score;
         }
     }
     if selective && let Some(score) = probcut(w, pos, empties, level, alpha, beta) {
@@ -371,18 +353,14 @@ pub fn endgame<P: Evaluate>(w: &mut Worker, pos: &P, alpha: i32, beta: i32) -> i
     let split = w.shared.parallel && empties >= ENDGAME_SPLIT_EMPTIES;
     let (score, best) = search_children(w, &kids, Kind::Endgame, alpha, beta, split);
     if !w.should_stop() {
-        let entry = Entry {
-            score: score * DISC,
-            // Below MPC_MIN_EMPTIES nothing was cut selectively: the score is exact.
-            depth: if selective {
-                DEPTH_SELECTIVE + level
-            } else {
-                DEPTH_END
-            },
-            bound: bound_of(score, alpha, beta),
-            best,
-            empties: empties.min(255) as u8,
+        // Below MPC_MIN_EMPTIES nothing was cut selectively: the score is exact.
+        let depth = if selective {
+            DEPTH_SELECTIVE + level
+        } else {
+            DEPTH_END
         };
+        let (score, alpha, beta) = (score * DISC, alpha * DISC, beta * DISC);
+        let entry = Entry::from_search(score, alpha, beta, depth, best, empties.min(255) as u8);
         w.shared.tt.store(key, entry);
     }
     score
@@ -492,10 +470,9 @@ fn enhanced_transposition_cutoff<P: Position>(
     for kid in kids {
         if let Some(entry) = w.shared.tt.probe(kid.pos.key())
             && entry.depth == DEPTH_END
-            && entry.bound != Bound::Lower
-            && -entry.score / DISC >= beta
+            && -entry.in_units(DISC).upper >= beta
         {
-            return Some(-entry.score / DISC);
+            return Some(-entry.in_units(DISC).upper);
         }
     }
     None

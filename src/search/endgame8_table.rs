@@ -5,11 +5,11 @@
 //! too) and are stored under the same keys and move codes as the generic search's, so that both
 //! find them.
 
-use super::alphabeta::{MPC_MIN_EMPTIES, MPC_SIGMA, SELECTIVITY_T, bound_of, probe_cut};
+use super::alphabeta::{MPC_MIN_EMPTIES, MPC_SIGMA, SELECTIVITY_T, probe_cut};
 use super::control::Worker;
 use super::endgame8::{self, Frame};
 use super::moves::NO_MOVE;
-use super::tt::{Bound, DEPTH_END, DEPTH_SELECTIVE, Entry};
+use super::tt::{DEPTH_END, DEPTH_SELECTIVE, Entry};
 use crate::eval::DISC;
 use crate::rules::geometry::{Size8, neighbours};
 use crate::rules::kernel8;
@@ -87,14 +87,10 @@ fn solve_moves<E: Evaluator>(
     let selective = level > 0 && count >= MPC_MIN_EMPTIES;
     let mut hash_square = None;
     if let Some(entry) = tt.probe(key) {
-        if entry.depth == DEPTH_END || (level > 0 && entry.depth >= DEPTH_SELECTIVE + level) {
-            let in_discs = Entry {
-                score: entry.score / DISC,
-                ..entry
-            };
-            if let Some(score) = probe_cut(&in_discs, alpha, beta) {
-                return score;
-            }
+        if (entry.depth == DEPTH_END || (level > 0 && entry.depth >= DEPTH_SELECTIVE + level))
+            && let Some(score) = probe_cut(&entry.in_units(DISC), alpha, beta)
+        {
+            return score;
         }
         hash_square = frame.square_of(entry.best);
     }
@@ -153,10 +149,9 @@ fn solve_moves<E: Evaluator>(
             if let Some(entry) = tt.probe(key)
                 && (entry.depth == DEPTH_END
                     || (level > 0 && entry.depth >= DEPTH_SELECTIVE + level))
-                && entry.bound != Bound::Lower
-                && -entry.score / DISC >= beta
+                && -entry.in_units(DISC).upper >= beta
             {
-                return -entry.score / DISC;
+                return -entry.in_units(DISC).upper;
             }
         }
     }
@@ -197,22 +192,15 @@ fn solve_moves<E: Evaluator>(
         }
     }
     let score = best.0;
-    let bound = bound_of(score, alpha_in, beta);
-    tt.store(
-        key,
-        Entry {
-            score: score * DISC,
-            // Below MPC_MIN_EMPTIES nothing was cut selectively: the score is exact.
-            depth: if selective {
-                DEPTH_SELECTIVE + level
-            } else {
-                DEPTH_END
-            },
-            bound,
-            best: best.1,
-            empties: count as u8,
-        },
-    );
+    // Below MPC_MIN_EMPTIES nothing was cut selectively: the score is exact.
+    let depth = if selective {
+        DEPTH_SELECTIVE + level
+    } else {
+        DEPTH_END
+    };
+    let (in_centidiscs, alpha_in, beta) = (score * DISC, alpha_in * DISC, beta * DISC);
+    let entry = Entry::from_search(in_centidiscs, alpha_in, beta, depth, best.1, count as u8);
+    tt.store(key, entry);
     score
 }
 

@@ -3,20 +3,21 @@
 //! Each entry is two atomic words: the data, and the key XOR the data. A reader that sees a torn
 //! entry (one word from one writer, one from another) finds that the XOR no longer gives its key and
 //! treats the entry as a miss — the "lockless hashing" of Hyatt and Mann, as chess engines use it.
-//! Entries sit in buckets of four; a store replaces the same key, else the least valuable entry
+//! An entry keeps a lower and an upper bound of its position's score. Entries sit in buckets of
+//! four; a store merges with or replaces the same key's entry, else the least valuable entry
 //! (older searches first, then shallower).
 
 use super::table_memory::TableMemory;
 use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 
-/// What a stored score means.
+/// What a search result says of the true score, in its window (alpha, beta).
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub enum Bound {
-    /// The true score is at least the stored one.
+    /// The true score is at least the result (it failed high: result >= beta).
     Lower,
-    /// The true score is at most the stored one.
+    /// The true score is at most the result (it failed low: result <= alpha).
     Upper,
-    /// The stored score is exact.
+    /// The result is the true score.
     Exact,
 }
 
@@ -28,25 +29,82 @@ pub const DEPTH_END: u8 = 255;
 /// `alphabeta::Selectivity`).
 pub const DEPTH_SELECTIVE: u8 = 250;
 
-/// A probed entry.
+/// A stored lower bound this low means none is known.
+pub const NO_LOWER: i32 = -(1 << 16);
+/// A stored upper bound this high means none is known.
+pub const NO_UPPER: i32 = (1 << 16) - 1;
+
+/// A probed entry: what the searches of one position at one depth proved of its score, as a lower
+/// and an upper bound (both kept, as Edax and Egaroucid keep them: a null-window search that
+/// fails high and one that fails low on the same position, common in the endgame's exact pass,
+/// together pin it down, where one bound a slot would keep only the last).
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub struct Entry {
-    /// The score (centi-discs).
-    pub score: i32,
+    /// The true score is at least this (centi-discs; [`NO_LOWER`] or below when unknown).
+    pub lower: i32,
+    /// The true score is at most this (centi-discs; [`NO_UPPER`] or above when unknown).
+    pub upper: i32,
     /// The depth searched, or [`DEPTH_END`].
     pub depth: u8,
-    /// What the score means.
-    pub bound: Bound,
     /// The best move found, encoded by the search (`u16::MAX` for none).
     pub best: u16,
     /// The empty squares of the position (what a result to the end cost, for replacement).
     pub empties: u8,
 }
 
-/// Scores are stored in 24 bits (centi-discs, far beyond any final score).
-const SCORE_MASK: u64 = (1 << 24) - 1;
+/// Scores are stored in 17 bits, far beyond any final score in centi-discs (361 squares).
+const SCORE_BITS: u32 = 17;
+const SCORE_MASK: u64 = (1 << SCORE_BITS) - 1;
+/// Move codes are stored in 9 bits: squares up to 508, and the three special codes on top.
+const BEST_BITS: u32 = 9;
+const BEST_SPECIAL: u16 = (1 << BEST_BITS) - 3;
+/// Generations in 6 bits, empties in 7 (saturated: they only rank entries for replacement).
+const GENERATION_MASK: u8 = 0x3f;
+const EMPTIES_MAX: u8 = 0x7f;
 
 impl Entry {
+    /// The entry a search result makes: `score` found in the window (alpha, beta).
+    pub fn from_search(
+        score: i32,
+        alpha: i32,
+        beta: i32,
+        depth: u8,
+        best: u16,
+        empties: u8,
+    ) -> Entry {
+        let (lower, upper) = match bound_of(score, alpha, beta) {
+            Bound::Lower => (score, NO_UPPER),
+            Bound::Upper => (NO_LOWER, score),
+            Bound::Exact => (score, score),
+        };
+        Entry {
+            lower,
+            upper,
+            depth,
+            best,
+            empties,
+        }
+    }
+
+    /// Whether the score is known exactly.
+    pub fn is_exact(&self) -> bool {
+        self.lower == self.upper
+    }
+
+    /// The bounds divided by `unit` (centi-discs to discs), unknown ones staying unknown.
+    pub fn in_units(&self, unit: i32) -> Entry {
+        let scale = |v: i32, none: i32| if v == none { none } else { v.div_euclid(unit) };
+        Entry {
+            lower: scale(self.lower, NO_LOWER),
+            upper: if self.upper == NO_UPPER {
+                NO_UPPER
+            } else {
+                -(-self.upper).div_euclid(unit)
+            },
+            ..*self
+        }
+    }
+
     /// How much search the entry stands for: its depth, or its empties when solved to the end.
     fn work(&self) -> i32 {
         if self.depth > DEPTH_SELECTIVE {
@@ -57,35 +115,54 @@ impl Entry {
     }
 
     fn pack(self, generation: u8) -> u64 {
-        let bound = match self.bound {
-            Bound::Lower => 1u64,
-            Bound::Upper => 2,
-            Bound::Exact => 3,
+        // Bounds are saturated towards "unknown": a stored bound is never stronger than the real one.
+        let lower = self.lower.clamp(NO_LOWER, NO_UPPER - 1);
+        let upper = self.upper.clamp(NO_LOWER + 1, NO_UPPER);
+        let best = if self.best >= u16::MAX - 2 {
+            BEST_SPECIAL + (self.best - (u16::MAX - 2))
+        } else {
+            self.best.min(BEST_SPECIAL - 1)
         };
-        (self.score as u32 as u64 & SCORE_MASK)
-            | (self.empties as u64) << 24
-            | (self.depth as u64) << 32
-            | bound << 40
-            | ((generation & 0x3f) as u64) << 42
-            | (self.best as u64) << 48
+        (lower as u32 as u64 & SCORE_MASK)
+            | (upper as u32 as u64 & SCORE_MASK) << SCORE_BITS
+            | (self.depth as u64) << 34
+            | (best as u64) << 42
+            | ((generation & GENERATION_MASK) as u64) << 51
+            | (self.empties.min(EMPTIES_MAX) as u64) << 57
     }
 
     fn unpack(data: u64) -> Option<(Entry, u8)> {
-        let bound = match (data >> 40) & 3 {
-            1 => Bound::Lower,
-            2 => Bound::Upper,
-            3 => Bound::Exact,
-            _ => return None,
-        };
+        let depth = (data >> 34) as u8;
+        if depth == 0 {
+            return None;
+        }
+        // Sign-extend the 17-bit bounds.
+        let field =
+            |shift: u32| ((data >> shift) as u32 as i32) << (32 - SCORE_BITS) >> (32 - SCORE_BITS);
+        let best = ((data >> 42) as u16) & ((1 << BEST_BITS) - 1);
         let entry = Entry {
-            // Sign-extend the 24-bit score.
-            score: ((data as u32) << 8) as i32 >> 8,
-            empties: (data >> 24) as u8,
-            depth: (data >> 32) as u8,
-            bound,
-            best: (data >> 48) as u16,
+            lower: field(0),
+            upper: field(SCORE_BITS),
+            depth,
+            best: if best >= BEST_SPECIAL {
+                u16::MAX - 2 + (best - BEST_SPECIAL)
+            } else {
+                best
+            },
+            empties: (data >> 57) as u8,
         };
-        Some((entry, ((data >> 42) & 0x3f) as u8))
+        Some((entry, ((data >> 51) as u8) & GENERATION_MASK))
+    }
+}
+
+/// The bound a score makes in the window (alpha, beta).
+pub fn bound_of(score: i32, alpha: i32, beta: i32) -> Bound {
+    if score >= beta {
+        Bound::Lower
+    } else if score > alpha {
+        Bound::Exact
+    } else {
+        Bound::Upper
     }
 }
 
@@ -188,25 +265,32 @@ impl TranspositionTable {
         None
     }
 
-    /// Stores an entry for `key`: over the key's own entry (unless that one is deeper and of this
-    /// search), else over the bucket's least valuable entry, unless even that one stands for more
-    /// than [`KEEP_MARGIN`] units of work above the new entry's: then the new entry is dropped.
+    /// Stores an entry for `key`. Over the key's own entry: merged with it when both are of the
+    /// same depth (the bounds of both hold), kept out when that one is deeper and of this search
+    /// or solved to the end, else replacing it. Otherwise over the bucket's least valuable entry,
+    /// unless even that one stands for more than [`KEEP_MARGIN`] units of work above the new
+    /// entry's: then the new entry is dropped.
     #[inline]
     pub fn store(&self, key: u64, entry: Entry) {
+        debug_assert!(entry.depth > 0, "depth 0 marks an empty slot");
         let generation = self.generation();
         let bucket = self.bucket(key);
         let mut victim = &bucket[0];
         let mut victim_value = i32::MAX;
+        let mut entry = entry;
         for slot in bucket {
             let data = slot.data.load(Relaxed);
             if slot.check.load(Relaxed) ^ data == key {
-                // Keep a deeper result of the same search, and a result searched to the end over
-                // any depth-limited one.
-                if let Some((old, old_gen)) = Entry::unpack(data)
-                    && old.depth > entry.depth
-                    && (old_gen == generation || old.depth == DEPTH_END)
-                {
-                    return;
+                if let Some((old, old_gen)) = Entry::unpack(data) {
+                    // Keep a deeper result of the same search, and a result searched to the end
+                    // over any depth-limited one.
+                    if old.depth > entry.depth && (old_gen == generation || old.depth == DEPTH_END)
+                    {
+                        return;
+                    }
+                    if old.depth == entry.depth {
+                        entry = merged(old, entry);
+                    }
                 }
                 victim = slot;
                 victim_value = i32::MIN;
@@ -215,7 +299,7 @@ impl TranspositionTable {
             let value = match Entry::unpack(data) {
                 None => i32::MIN,
                 Some((old, old_gen)) => {
-                    let age = (generation.wrapping_sub(old_gen) & 0x3f) as i32;
+                    let age = (generation.wrapping_sub(old_gen) & GENERATION_MASK) as i32;
                     old.work() - 8 * age
                 }
             };
@@ -233,9 +317,37 @@ impl TranspositionTable {
     }
 }
 
+/// Two results of the same position at the same depth: the bounds of both, and the newer best
+/// move unless the newer search only failed low (its best move is then a guess) and the older one
+/// had one. Bounds that contradict each other (depth-limited and selective searches are not
+/// consistent from one window to another) give way to the newer ones.
+fn merged(old: Entry, new: Entry) -> Entry {
+    let (lower, upper) = (old.lower.max(new.lower), old.upper.min(new.upper));
+    let failed_low = new.lower <= NO_LOWER && new.upper < NO_UPPER;
+    let best = if (failed_low || new.best == u16::MAX) && old.best != u16::MAX {
+        old.best
+    } else {
+        new.best
+    };
+    if lower > upper {
+        return Entry { best, ..new };
+    }
+    Entry {
+        lower,
+        upper,
+        best,
+        ..new
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// An entry of `score` in the window (alpha, beta).
+    fn result(score: i32, alpha: i32, beta: i32, depth: u8, empties: u8) -> Entry {
+        Entry::from_search(score, alpha, beta, depth, u16::MAX, empties)
+    }
 
     #[test]
     fn a_table_beyond_the_machine_is_refused_not_fatal() {
@@ -249,9 +361,9 @@ mod tests {
         let tt = TranspositionTable::new(1).expect("a small table");
         assert!(tt.bytes() <= 1024 * 1024);
         let entry = Entry {
-            score: -3150,
+            lower: -3150,
+            upper: 2800,
             depth: 12,
-            bound: Bound::Upper,
             best: 37,
             empties: 20,
         };
@@ -263,6 +375,97 @@ mod tests {
     }
 
     #[test]
+    fn fields_round_trip_at_their_limits() {
+        let tt = TranspositionTable::new(1).expect("a small table");
+        // The largest board: 361 squares, scores of ±36100 centi-discs, move codes up to 360.
+        for (lower, upper) in [
+            (-36_100, 36_100),
+            (NO_LOWER, -36_100),
+            (36_100, NO_UPPER),
+            (0, 0),
+        ] {
+            for best in [0, 360, u16::MAX, u16::MAX - 1, u16::MAX - 2] {
+                for (depth, empties) in [(1, 0), (DEPTH_SELECTIVE, 127), (DEPTH_END, 60)] {
+                    let entry = Entry {
+                        lower,
+                        upper,
+                        depth,
+                        best,
+                        empties,
+                    };
+                    tt.store(42, entry);
+                    tt.store(43, entry);
+                    assert_eq!(tt.probe(42), Some(entry));
+                    tt.clear();
+                }
+            }
+        }
+        // More empty squares than 7 bits hold are kept as 127: they only rank entries.
+        let many = Entry {
+            empties: 200,
+            ..result(0, -1, 1, DEPTH_END, 0)
+        };
+        tt.store(7, many);
+        assert_eq!(tt.probe(7).map(|e| e.empties), Some(127));
+    }
+
+    #[test]
+    fn a_result_keeps_what_its_window_proved() {
+        let high = result(500, 100, 200, 5, 30);
+        assert_eq!((high.lower, high.upper), (500, NO_UPPER));
+        let low = result(-500, 100, 200, 5, 30);
+        assert_eq!((low.lower, low.upper), (NO_LOWER, -500));
+        let exact = result(150, 100, 200, 5, 30);
+        assert!(exact.is_exact());
+        // In discs, the unknown bounds stay unknown, the others are rounded outwards.
+        let discs = Entry {
+            lower: 250,
+            upper: NO_UPPER,
+            ..high
+        }
+        .in_units(100);
+        assert_eq!((discs.lower, discs.upper), (2, NO_UPPER));
+    }
+
+    #[test]
+    fn bounds_of_the_same_depth_are_merged() {
+        let tt = TranspositionTable::new(1).expect("a small table");
+        let key = 0x1234_5678;
+        let fail_high = Entry {
+            best: 9,
+            ..result(4, 2, 3, DEPTH_END, 20)
+        };
+        tt.store(key, fail_high);
+        let fail_low = Entry {
+            best: 11,
+            ..result(8, 8, 9, DEPTH_END, 20)
+        };
+        tt.store(key, fail_low);
+        let both = tt.probe(key).expect("stored");
+        assert_eq!((both.lower, both.upper), (4, 8), "both bounds kept");
+        assert_eq!(
+            both.best, 9,
+            "a failed-low search keeps the earlier best move"
+        );
+        // Depth-limited bounds that contradict each other give way to the newer; a solved
+        // entry is not replaced by them.
+        let other = key + 1;
+        tt.store(other, result(50, 40, 60, 10, 20));
+        tt.store(other, result(70, 60, 61, 10, 20));
+        assert_eq!(
+            tt.probe(other).map(|e| (e.lower, e.upper)),
+            Some((70, NO_UPPER))
+        );
+        tt.store(other, result(30, 30, 31, 10, 20));
+        assert_eq!(
+            tt.probe(other).map(|e| (e.lower, e.upper)),
+            Some((NO_LOWER, 30))
+        );
+        tt.store(key, result(30, 30, 31, 10, 20));
+        assert_eq!(tt.probe(key), Some(both));
+    }
+
+    #[test]
     fn a_table_uses_the_memory_it_is_given_and_every_key_has_a_bucket() {
         let tt = TranspositionTable::new(100).expect("a 100 MB table");
         assert!(
@@ -271,11 +474,8 @@ mod tests {
             tt.bytes()
         );
         let entry = Entry {
-            score: 1,
-            depth: 3,
-            bound: Bound::Exact,
             best: 2,
-            empties: 40,
+            ..result(1, 0, 2, 3, 40)
         };
         for key in [1, u64::MAX, u64::MAX / 3, 1 << 63] {
             tt.store(key, entry);
@@ -289,14 +489,10 @@ mod tests {
         // Keys this close share their high bits, hence their bucket.
         let stride = 1u64;
         for i in 0..5u64 {
-            let entry = Entry {
-                score: i as i32,
-                depth: (10 + i) as u8,
-                bound: Bound::Exact,
-                best: u16::MAX,
-                empties: 30,
-            };
-            tt.store(7 + i * stride, entry);
+            tt.store(
+                7 + i * stride,
+                result(i as i32, -1, 100, (10 + i) as u8, 30),
+            );
         }
         assert_eq!(tt.probe(7), None, "the shallowest entry made room");
         assert_eq!(tt.probe(7 + 4 * stride).map(|e| e.depth), Some(14));
@@ -307,13 +503,7 @@ mod tests {
         let tt = TranspositionTable::new(1).expect("a small table");
         // Keys this close share their high bits, hence their bucket.
         let stride = 1u64;
-        let solved = |empties: u8| Entry {
-            score: 0,
-            depth: DEPTH_END,
-            bound: Bound::Exact,
-            best: u16::MAX,
-            empties,
-        };
+        let solved = |empties: u8| result(0, -1, 1, DEPTH_END, empties);
         for i in 0..4u64 {
             tt.store(3 + i * stride, solved(20 + i as u8));
         }
@@ -329,7 +519,7 @@ mod tests {
         );
         // The key's own entry is always updated, however deep its neighbours.
         let own = Entry {
-            bound: Bound::Lower,
+            best: 5,
             ..solved(17)
         };
         tt.store(3 + 5 * stride, own);
