@@ -224,6 +224,9 @@ fn search_few(
     beta: i32,
     nodes: &mut u64,
 ) -> i32 {
+    if empties.count_ones() == 2 {
+        return solve_two(p, o, empties, frame, alpha, beta, nodes);
+    }
     if let Some(bound) = stability_cutoff(p, o, empties.count_ones() as i32, frame, alpha) {
         return bound;
     }
@@ -237,6 +240,69 @@ fn search_few(
         }
         None => frame.final_score(p, o),
     }
+}
+
+/// The last two empty squares, `empties`: each placement is scored by the last empty square (a
+/// node for the placement, one for the last one), without the loop over square sets of more.
+#[inline]
+fn solve_two(
+    p: u64,
+    o: u64,
+    empties: u64,
+    frame: &Frame,
+    alpha: i32,
+    beta: i32,
+    nodes: &mut u64,
+) -> i32 {
+    let (first, second) = (
+        empties.trailing_zeros() as usize,
+        63 - empties.leading_zeros() as usize,
+    );
+    if let Some(score) = two_placements(p, o, first, second, frame, beta, nodes) {
+        return score;
+    }
+    match two_placements(o, p, first, second, frame, -alpha, nodes) {
+        Some(score) => {
+            *nodes += 1;
+            -score
+        }
+        None => frame.final_score(p, o),
+    }
+}
+
+/// `p`'s placements on the last two empty squares, `first` then `second`: the best score (fail
+/// soft, stopping at `beta`), or `None` when `p` has none.
+#[inline(always)]
+fn two_placements(
+    p: u64,
+    o: u64,
+    first: usize,
+    second: usize,
+    frame: &Frame,
+    beta: i32,
+    nodes: &mut u64,
+) -> Option<i32> {
+    let mut best = None;
+    if NEIGHBOURS[first] & o != 0 {
+        let flipped = kernel8::flips(p, o, first);
+        if flipped != 0 {
+            *nodes += 2;
+            let score = -last_empty(o & !flipped, p | flipped | 1u64 << first, second, frame);
+            if score >= beta {
+                return Some(score);
+            }
+            best = Some(score);
+        }
+    }
+    if NEIGHBOURS[second] & o != 0 {
+        let flipped = kernel8::flips(p, o, second);
+        if flipped != 0 {
+            *nodes += 2;
+            let score = -last_empty(o & !flipped, p | flipped | 1u64 << second, first, frame);
+            return Some(best.map_or(score, |b: i32| b.max(score)));
+        }
+    }
+    best
 }
 
 /// Plays `p`'s placements among `empties`, isolated squares first: the best score, or `None`
@@ -253,12 +319,8 @@ fn try_squares(
     beta: i32,
     nodes: &mut u64,
 ) -> Option<i32> {
-    let last_two = empties.count_ones() == 2;
-    let first = if last_two {
-        empties
-    } else {
-        isolated_empties(empties)
-    };
+    let to_two = empties.count_ones() == 3;
+    let first = isolated_empties(empties);
     let mut alpha = alpha;
     let mut best = None;
     for group in [candidates & first, candidates & !first] {
@@ -279,9 +341,8 @@ fn try_squares(
                 p | flipped | 1u64 << sq,
                 empties & !(1u64 << sq),
             );
-            let score = if last_two {
-                *nodes += 1;
-                -last_empty(np, no, left.trailing_zeros() as usize, frame)
+            let score = if to_two {
+                -solve_two(np, no, left, frame, -beta, -alpha, nodes)
             } else {
                 -search_few(np, no, left, left, frame, -beta, -alpha, nodes)
             };
