@@ -6,8 +6,8 @@
 //!   and 4, the boards the layout holds): an edge disc can only flip along its edge, so the
 //!   table is exact there;
 //! - a disc whose four lines are full can never flip;
-//! - a disc whose every line is full or has a stable neighbour of its colour (or the board's end)
-//!   on one side is stable, grown to a fixpoint from the first two.
+//! - a disc inside the edges whose every line is full or has a stable neighbour of its colour on
+//!   one side is stable, grown to a fixpoint from the first two.
 //!
 //! The same answer as the generic [`super::othello::stable_discs`] grows from the corners alone,
 //! except that the edge table may find more stable edge discs (a test checks that it finds every
@@ -34,18 +34,48 @@ pub fn stable_discs8(discs: u64, occupied: u64, board: u64) -> u64 {
     let all_full = full_h & full_v & full_d9 & full_d7;
     let others = occupied & !discs & board;
     let edges = match board {
-        u64::MAX => edge_stable::<8>(discs, others),
-        BOARD_6 => edge_stable::<6>(discs, others),
-        BOARD_4 => edge_stable::<4>(discs, others),
+        u64::MAX => Some((edge_stable::<8>(discs, others), INSIDE_8)),
+        BOARD_6 => Some((edge_stable::<6>(discs, others), INSIDE_6)),
+        BOARD_4 => Some((edge_stable::<4>(discs, others), INSIDE_4)),
         _ => None,
     };
-    let seed = discs & (all_full | edges.unwrap_or(0));
-    if edges.is_some() && seed == 0 {
+    let Some((edges, inner)) = edges else {
+        return grow_stable::<Size8>(
+            discs,
+            [full_h, full_v, full_d9, full_d7],
+            discs & all_full | walls,
+        );
+    };
+    let seed = discs & (all_full | edges);
+    if seed == 0 {
         // Growing needs a stable neighbour on the board to start from (the edge discs are all
         // settled above, and an inner disc only neighbours edge discs and other inner ones).
         return 0;
     }
-    grow_stable::<Size8>(discs, [full_h, full_v, full_d9, full_d7], seed | walls)
+    grow_inner(discs & inner, [full_h, full_v, full_d9, full_d7], seed)
+}
+
+/// Grows the stable discs `stable` into `candidates`, squares of the board's inside (not on its
+/// edges, whose discs the edge table settles): a candidate whose every line is full or has a
+/// stable neighbour on one side is stable. As the inside's squares are a row and a column away
+/// from the board's end, their neighbours are one step away in the layout, and no shift needs
+/// masking against wrapping round a row (Edax's loop has this shape).
+#[inline(always)]
+fn grow_inner(candidates: u64, full: [u64; 4], stable: u64) -> u64 {
+    let [full_h, full_v, full_d9, full_d7] = full;
+    let mut stable = stable;
+    loop {
+        let next = stable
+            | candidates
+                & (full_h | stable << 1 | stable >> 1)
+                & (full_v | stable << 8 | stable >> 8)
+                & (full_d9 | stable << 9 | stable >> 9)
+                & (full_d7 | stable << 7 | stable >> 7);
+        if next == stable {
+            return stable;
+        }
+        stable = next;
+    }
 }
 
 /// The squares of `occupied` whose line is full, in the four directions: horizontal, vertical,
@@ -94,10 +124,15 @@ fn flood(seeds: u64, step: u32, up: [u64; 3], down: [u64; 3]) -> u64 {
 const BOARD_6: u64 = 0x3F * 0x0101_0101_0101;
 const BOARD_4: u64 = 0x0F * 0x0101_0101;
 
+/// The squares of the 8×8, 6×6 and 4×4 boards that are on none of their edges.
+const INSIDE_8: u64 = 0x007E_7E7E_7E7E_7E00;
+const INSIDE_6: u64 = 0x1E * 0x0001_0101_0100;
+const INSIDE_4: u64 = 0x06 * 0x0001_0100;
+
 /// The stable discs of `discs` on the four edges of the N×N board in the top-left corner of the
 /// layout (N = 4, 6 or 8), `others` being the other colour's discs.
 #[inline(always)]
-fn edge_stable<const N: u32>(discs: u64, others: u64) -> Option<u64> {
+fn edge_stable<const N: u32>(discs: u64, others: u64) -> u64 {
     let table = match N {
         8 => &*EDGE_8,
         6 => &*EDGE_6,
@@ -109,7 +144,7 @@ fn edge_stable<const N: u32>(discs: u64, others: u64) -> Option<u64> {
     let bottom = (table.get(row(discs, last), row(others, last)) as u64) << (8 * last);
     let left = table.get(column_byte(discs), column_byte(others));
     let right = table.get(column_byte(discs >> last), column_byte(others >> last));
-    Some(top | bottom | COLUMN_OF_BYTE[left as usize] | COLUMN_OF_BYTE[right as usize] << last)
+    top | bottom | COLUMN_OF_BYTE[left as usize] | COLUMN_OF_BYTE[right as usize] << last
 }
 
 /// Column a's eight squares as a byte (the square of row r at bit r).
@@ -303,6 +338,34 @@ mod tests {
                     }
                     assert_eq!(d & stable, stable, "{len}: {discs:08b} {others:08b}");
                 }
+            }
+        }
+    }
+
+    /// Growing into the inside only finds what growing over the whole board from the same seed
+    /// finds (no edge disc beyond the edge table's, no neighbour lost to a shift that wraps).
+    #[test]
+    fn growing_inside_finds_what_growing_everywhere_finds() {
+        let mut x = 0x5EED_0F57_AB1E_D15Cu64;
+        for (board, inside) in [(!0, INSIDE_8), (BOARD_6, INSIDE_6), (BOARD_4, INSIDE_4)] {
+            for _ in 0..20_000 {
+                let occupied = !(xorshift(&mut x) & xorshift(&mut x)) & board;
+                let discs = occupied & xorshift(&mut x);
+                let walls = !board;
+                let (h, v, d9, d7) = full_lines(occupied | walls);
+                let edges = match board {
+                    BOARD_6 => edge_stable::<6>(discs, occupied & !discs),
+                    BOARD_4 => edge_stable::<4>(discs, occupied & !discs),
+                    _ => edge_stable::<8>(discs, occupied & !discs),
+                };
+                let seed = discs & (h & v & d9 & d7 | edges);
+                let everywhere = grow_stable::<Size8>(discs, [h, v, d9, d7], seed | walls);
+                assert_eq!(
+                    stable_discs8(discs, occupied, board),
+                    everywhere & board,
+                    "{discs:#x} {occupied:#x} on {board:#x}"
+                );
+                assert_eq!(inside & !board, 0);
             }
         }
     }
