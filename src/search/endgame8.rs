@@ -78,16 +78,25 @@ impl Frame {
     /// The squares of `bits`, in the board's own layout (row by row, `side` squares a row).
     #[inline(always)]
     fn compress(&self, bits: u64) -> u64 {
-        let side = self.side;
-        if side == 8 {
+        if self.side == 8 {
             return bits;
         }
-        let row_mask = (1u64 << side) - 1;
-        let mut out = 0;
-        for row in 0..side {
-            out |= (bits >> (8 * row) & row_mask) << (side * row);
+        #[cfg(all(target_arch = "x86_64", target_feature = "bmi2"))]
+        // SAFETY: the bmi2 target feature is enabled at compile time. A bit extraction by the
+        // board's squares is the compression (2-3% less time on the 6×6 start than the loop).
+        unsafe {
+            core::arch::x86_64::_pext_u64(bits, self.board)
         }
-        out
+        #[cfg(not(all(target_arch = "x86_64", target_feature = "bmi2")))]
+        {
+            let side = self.side;
+            let row_mask = (1u64 << side) - 1;
+            let mut out = 0;
+            for row in 0..side {
+                out |= (bits >> (8 * row) & row_mask) << (side * row);
+            }
+            out
+        }
     }
 
     /// The transposition table's key of the position, `p` to move: the same as the generic
