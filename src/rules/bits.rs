@@ -47,6 +47,13 @@ pub trait Bits:
     /// A well-mixed 64-bit hash of the set (for transposition tables).
     fn hash64(self) -> u64;
 
+    /// The transposition table's key of a position whose sides hold the disjoint sets `player`
+    /// and `opponent`.
+    #[inline(always)]
+    fn pair_key(player: Self, opponent: Self) -> u64 {
+        mix(player.hash64() ^ opponent.hash64().rotate_left(23))
+    }
+
     /// Squares 0 to 63 of the set (all of it on boards up to 8×8).
     fn low64(self) -> u64;
 
@@ -126,8 +133,26 @@ macro_rules! impl_bits_for_int {
             fn low64(self) -> u64 {
                 self as u64
             }
+            #[inline(always)]
+            fn pair_key(player: Self, opponent: Self) -> u64 {
+                if <$t>::BITS == 64 {
+                    pair_key64(player as u64, opponent as u64)
+                } else {
+                    mix(player.hash64() ^ opponent.hash64().rotate_left(23))
+                }
+            }
         }
     };
+}
+
+/// The key of a position of up to 64 squares, `player` and `opponent` being its sides' discs:
+/// one side's discs mixed, the other's multiplied by an odd constant (a bijection, so that two
+/// positions with the same first side never share a key; with different first sides, the
+/// mixed halves differ at random). One mix instead of three: the endgame's table layer computes
+/// a key for every child it makes.
+#[inline(always)]
+pub fn pair_key64(player: u64, opponent: u64) -> u64 {
+    mix(player) ^ opponent.wrapping_mul(0x9e37_79b9_7f4a_7c15)
 }
 
 /// A 64-bit finaliser (the one of splitmix64): every input bit reaches every output bit.

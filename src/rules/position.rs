@@ -252,9 +252,9 @@ pub trait Position: Copy + Eq + Hash + Debug + Send + Sync + 'static {
     /// A 64-bit hash of the position as the search sees it (discs of each side and the right to
     /// swap; not the colour, which does not change the game from the mover's view).
     fn key(&self) -> u64 {
-        let player = self.player().hash64();
-        let opponent = self.opponent().hash64();
-        super::bits::mix(player ^ opponent.rotate_left(23) ^ ((self.can_swap() as u64) << 63))
+        // The right to swap changes the key by a constant with bits everywhere.
+        let swap = (self.can_swap() as u64).wrapping_mul(0x5851_f42d_4c95_7f2d);
+        Self::Bits::pair_key(self.player(), self.opponent()) ^ swap
     }
 
     /// The number of empty squares.

@@ -103,8 +103,7 @@ impl Frame {
     /// search's key of it (`Position::key`), so that both find each other's entries.
     #[inline(always)]
     pub fn key(&self, p: u64, o: u64) -> u64 {
-        use crate::rules::bits::mix;
-        mix(mix(self.compress(p)) ^ mix(self.compress(o)).rotate_left(23))
+        crate::rules::bits::pair_key64(self.compress(p), self.compress(o))
     }
 
     /// The move code (the square's index in the board's own layout) of square `sq`.
