@@ -2,7 +2,7 @@
 //! ready to score positions. The shipped weights are embedded in the binary; a weights file can be
 //! installed instead before the first evaluation (for training the next generation).
 
-use super::patterns::{Group, Instance, extract, instances, patterns};
+use super::patterns::{Group, Instance, extract, instances, patterns, pow3};
 use super::weights::{SCALARS, Weights, WeightsError, layout, phase_of};
 use std::sync::OnceLock;
 
@@ -79,6 +79,7 @@ impl Model {
                 group: group as u8,
             });
         }
+        check_layout(&placed, &ternary, stride)?;
         Ok(Model {
             size: weights.size,
             phases: weights.phases,
@@ -135,10 +136,23 @@ impl Model {
         my_moves: u32,
         their_moves: u32,
     ) -> i32 {
+        // Disjoint colours keep every index within its pattern's weights (see `check_layout`).
+        let opponent = opponent & !player;
         let w = self.phase_values(empties);
+        let ternary = self.ternary.as_ptr();
         let mut sum = 0;
         for p in &self.placed {
-            sum += w[(p.offset + self.index(p, player, opponent)) as usize] as i32;
+            // SAFETY: `check_layout` proved, when the model was made, that the pattern's table
+            // (2^n entries from `p.table`, n the squares of its mask) lies within `ternary`, that
+            // an extraction by the mask (below 2^n) indexes it, and that for disjoint discs the
+            // index `t[mine] + 2·t[theirs]` is below 3^n, its weights lying within the phase's
+            // `stride` values of `w` from `p.offset`. Unchecked, the loop took ~25% less time.
+            unsafe {
+                let t = ternary.add(p.table as usize);
+                let index = *t.add(extract(player, p.mask) as usize) as usize
+                    + 2 * *t.add(extract(opponent, p.mask) as usize) as usize;
+                sum += *w.get_unchecked(p.offset as usize + index) as i32;
+            }
         }
         sum + self.scalar_sum(w, my_moves, their_moves)
     }
@@ -171,6 +185,37 @@ impl Model {
         out[5] = w[base + 2] as i32 * s[2];
         out
     }
+}
+
+/// Checks what [`Model::evaluate`]'s unchecked indexing relies on, for every placed pattern of n
+/// squares: its bits-to-base-3 table has its 2^n entries within `ternary`; each square's bit is
+/// worth a distinct power of 3 below 3^n and every entry is the sum of its bits' worths (so two
+/// disjoint sets of bits give `t[a] + 2·t[b]` < 3^n); and its 3^n weights end before the
+/// scalars of a phase of `stride` values.
+fn check_layout(placed: &[Placed], ternary: &[u16], stride: usize) -> Result<(), WeightsError> {
+    let bad = || WeightsError::Corrupt("pattern layout");
+    for p in placed {
+        let n = p.mask.count_ones() as usize;
+        let start = p.table as usize;
+        let t = ternary.get(start..start + (1 << n)).ok_or_else(bad)?;
+        let worth: Vec<usize> = (0..n).map(|j| t[1 << j] as usize).collect();
+        let mut powers = worth.clone();
+        powers.sort_unstable();
+        if powers != (0..n).map(pow3).collect::<Vec<_>>() {
+            return Err(bad());
+        }
+        let additive = (0..1usize << n).all(|bits| {
+            let sum: usize = (0..n)
+                .filter(|j| bits >> j & 1 == 1)
+                .map(|j| worth[j])
+                .sum();
+            t[bits] as usize == sum
+        });
+        if !additive || p.offset as usize + pow3(n) > stride - SCALARS {
+            return Err(bad());
+        }
+    }
+    Ok(())
 }
 
 /// The weights shipped with othel, by board side.
@@ -244,7 +289,7 @@ pub fn install(weights: Weights) -> Result<(), InstallError> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::eval::patterns::{placements, pow3};
+    use crate::eval::patterns::placements;
     use crate::eval::weights::phase_count;
 
     fn xorshift(x: &mut u64) -> u64 {
@@ -332,5 +377,26 @@ mod tests {
                 );
             }
         }
+    }
+
+    #[test]
+    fn the_layout_check_refuses_tables_the_unchecked_loop_could_overrun() {
+        let model = Model::new(distinct(8)).unwrap();
+        let (placed, stride) = (&model.placed, model.stride);
+        assert!(check_layout(placed, &model.ternary, stride).is_ok());
+        // A table cut short, an entry that is not the sum of its bits' worths, a worth repeated,
+        // and weights running into the scalars.
+        let short = &model.ternary[..model.ternary.len() - 1];
+        assert!(check_layout(placed, short, stride).is_err());
+        let mut ternary = model.ternary.clone();
+        ternary[placed[0].table as usize + 3] += 1;
+        assert!(check_layout(placed, &ternary, stride).is_err());
+        let mut ternary = model.ternary.clone();
+        ternary[placed[0].table as usize + 2] = 1;
+        assert!(check_layout(placed, &ternary, stride).is_err());
+        let mut moved = placed.clone();
+        let last = moved.iter().map(|p| p.offset).max().unwrap();
+        moved[0].offset = last + 1;
+        assert!(check_layout(&moved, &model.ternary, stride).is_err());
     }
 }
