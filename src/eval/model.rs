@@ -146,7 +146,7 @@ impl Model {
             // (2^n entries from `p.table`, n the squares of its mask) lies within `ternary`, that
             // an extraction by the mask (below 2^n) indexes it, and that for disjoint discs the
             // index `t[mine] + 2·t[theirs]` is below 3^n, its weights lying within the phase's
-            // `stride` values of `w` from `p.offset`. Unchecked, the loop took ~25% less time.
+            // `stride` values of `w` from `p.offset`. Unchecked, an evaluation took 22% less time.
             unsafe {
                 let t = ternary.add(p.table as usize);
                 let index = *t.add(extract(player, p.mask) as usize) as usize
