@@ -51,7 +51,7 @@ pub trait Bits:
     /// and `opponent`.
     #[inline(always)]
     fn pair_key(player: Self, opponent: Self) -> u64 {
-        mix(player.hash64() ^ opponent.hash64().rotate_left(23))
+        pair_key_of_hashes(player.hash64(), opponent.hash64())
     }
 
     /// Squares 0 to 63 of the set (all of it on boards up to 8×8).
@@ -138,7 +138,7 @@ macro_rules! impl_bits_for_int {
                 if <$t>::BITS == 64 {
                     pair_key64(player as u64, opponent as u64)
                 } else {
-                    mix(player.hash64() ^ opponent.hash64().rotate_left(23))
+                    pair_key_of_hashes(player.hash64(), opponent.hash64())
                 }
             }
         }
@@ -153,6 +153,12 @@ macro_rules! impl_bits_for_int {
 #[inline(always)]
 pub fn pair_key64(player: u64, opponent: u64) -> u64 {
     mix(player) ^ opponent.wrapping_mul(0x9e37_79b9_7f4a_7c15)
+}
+
+/// The key of a position of more than 64 squares, from its sides' hashes ([`Bits::hash64`]).
+#[inline(always)]
+pub fn pair_key_of_hashes(player: u64, opponent: u64) -> u64 {
+    mix(player ^ opponent.rotate_left(23))
 }
 
 /// A 64-bit finaliser (the one of splitmix64): every input bit reaches every output bit.

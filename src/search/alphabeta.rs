@@ -309,10 +309,10 @@ pub fn endgame<P: Evaluate>(w: &mut Worker, pos: &P, alpha: i32, beta: i32) -> i
         // search (a sort, a ProbCut test, an earlier IID of a parent), and put first it kept the
         // node from its own IID and from sorting every child by a shallow search: ignoring it
         // took 16% fewer nodes on FFO #40–#49 and 18% fewer on #50–#54 (1 thread).
-        if entry.depth >= DEPTH_SELECTIVE {
+        if entry.is_endgame() {
             hash_move = entry.best;
         }
-        if (entry.depth == DEPTH_END || (level > 0 && entry.depth >= DEPTH_SELECTIVE + level))
+        if entry.settles_endgame(level)
             && let Some(score) = probe_cut(&entry.in_units(DISC), alpha, beta)
         {
             return score;

@@ -93,7 +93,7 @@ fn solve_moves<E: Evaluator>(
     let selective = level > 0 && count >= MPC_MIN_EMPTIES;
     let mut hash_square = None;
     if let Some(entry) = tt.probe(key) {
-        if (entry.depth == DEPTH_END || (level > 0 && entry.depth >= DEPTH_SELECTIVE + level))
+        if entry.settles_endgame(level)
             && let Some(score) = probe_cut(&entry.in_units(DISC), alpha, beta)
         {
             return score;
@@ -166,11 +166,12 @@ fn solve_moves<E: Evaluator>(
             // from memory (looking before it waited for them: 14% of the layer's time).
             for &key in &keys[..list.len()] {
                 if let Some(entry) = tt.probe(key)
-                    && (entry.depth == DEPTH_END
-                        || (level > 0 && entry.depth >= DEPTH_SELECTIVE + level))
-                    && -entry.in_units(DISC).upper >= beta
+                    && entry.settles_endgame(level)
                 {
-                    return -entry.in_units(DISC).upper;
+                    let bound = -entry.in_units(DISC).upper;
+                    if bound >= beta {
+                        return bound;
+                    }
                 }
             }
         }

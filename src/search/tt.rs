@@ -86,6 +86,18 @@ impl Entry {
         }
     }
 
+    /// Whether the entry is an endgame search's (to the end, or a selective pass's), not a
+    /// depth-limited one's.
+    pub fn is_endgame(&self) -> bool {
+        self.depth > DEPTH_SELECTIVE
+    }
+
+    /// Whether the entry's bounds hold in an endgame search of selectivity `level` (0 for the
+    /// exact one): a result to the end always, a selective pass's from that level or a surer one.
+    pub fn settles_endgame(&self, level: u8) -> bool {
+        self.depth == DEPTH_END || (level > 0 && self.depth >= DEPTH_SELECTIVE + level)
+    }
+
     /// Whether the score is known exactly.
     pub fn is_exact(&self) -> bool {
         self.lower == self.upper
@@ -107,7 +119,7 @@ impl Entry {
 
     /// How much search the entry stands for: its depth, or its empties when solved to the end.
     fn work(&self) -> i32 {
-        if self.depth > DEPTH_SELECTIVE {
+        if self.is_endgame() {
             self.empties as i32
         } else {
             self.depth as i32
