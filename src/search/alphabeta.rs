@@ -342,7 +342,7 @@ pub fn endgame<P: Evaluate>(w: &mut Worker, pos: &P, alpha: i32, beta: i32) -> i
         }
     }
     if empties >= ENDGAME_ETC_EMPTIES
-        && let Some(score) = enhanced_transposition_cutoff(w, &kids, beta)
+        && let Some(score) = enhanced_transposition_cutoff(w, &kids, beta, level)
     {
         return score;
     }
@@ -466,16 +466,18 @@ fn sort_by_shallow_search<P: Evaluate>(
 /// Endgame nodes with at least this many empty squares look up their children before searching.
 const ENDGAME_ETC_EMPTIES: u32 = 10;
 
-/// Enhanced transposition cut-off: a child whose stored exact-to-the-end score is at most -beta
-/// already proves the node worth at least beta, before any child is searched.
+/// Enhanced transposition cut-off: a child whose stored score is at most -beta already proves the
+/// node worth at least beta, before any child is searched. The child's entry must hold in a pass
+/// of selectivity `level`: a result to the end, or a selective pass's as sure or surer.
 fn enhanced_transposition_cutoff<P: Position>(
     w: &Worker,
     kids: &[Child<P>],
     beta: i32,
+    level: u8,
 ) -> Option<i32> {
     for kid in kids {
         if let Some(entry) = w.shared.tt.probe(kid.pos.key())
-            && entry.depth == DEPTH_END
+            && entry.settles_endgame(level)
             && -entry.in_units(DISC).upper >= beta
         {
             return Some(-entry.in_units(DISC).upper);
