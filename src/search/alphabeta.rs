@@ -329,11 +329,6 @@ pub fn endgame<P: Evaluate>(w: &mut Worker, pos: &P, alpha: i32, beta: i32) -> i
     }
     let mut kids = ordered_children(pos, hash_move);
     drop_mirror_twins(pos, &mut kids);
-    if empties >= ENDGAME_SORT_EMPTIES && kids.len() > 2 {
-        sort_by_shallow_search(w, &mut kids, hash_move, empties);
-    } else if kids.len() > 2 {
-        prefer_odd_quadrants(pos, &mut kids, hash_move);
-    }
     if empties > ENDGAME_SHALLOW + 1 {
         // The children will look themselves up (and the enhanced transposition cut-off first):
         // ask for all their buckets now, so that the cache misses overlap.
@@ -345,6 +340,13 @@ pub fn endgame<P: Evaluate>(w: &mut Worker, pos: &P, alpha: i32, beta: i32) -> i
         && let Some(score) = enhanced_transposition_cutoff(w, &kids, beta, level)
     {
         return score;
+    }
+    // Sorted only once the enhanced transposition cut-off did not settle the node: a node it
+    // settles spends no shallow searches on its children (1–3% less time).
+    if empties >= ENDGAME_SORT_EMPTIES && kids.len() > 2 {
+        sort_by_shallow_search(w, &mut kids, hash_move, empties);
+    } else if kids.len() > 2 {
+        prefer_odd_quadrants(pos, &mut kids, hash_move);
     }
     if kids.is_empty() {
         return if pos.must_pass() {
