@@ -477,15 +477,10 @@ fn enhanced_transposition_cutoff<P: Position>(
     beta: i32,
     level: u8,
 ) -> Option<i32> {
-    for kid in kids {
-        if let Some(entry) = w.shared.tt.probe(kid.pos.key())
-            && entry.settles_endgame(level)
-            && -entry.in_units(DISC).upper >= beta
-        {
-            return Some(-entry.in_units(DISC).upper);
-        }
-    }
-    None
+    kids.iter()
+        .filter_map(|kid| w.shared.tt.probe(kid.pos.key()))
+        .filter_map(|entry| entry.parent_lower_bound_in_discs(level))
+        .find(|&bound| bound >= beta)
 }
 
 /// The stability cut-off: when the opponent's stable discs leave the player at most `alpha`, the

@@ -165,13 +165,12 @@ fn solve_moves<E: Evaluator>(
             // first child is searched, by when the children's buckets asked for above have come
             // from memory (looking before it waited for them: 14% of the layer's time).
             for &key in &keys[..list.len()] {
-                if let Some(entry) = tt.probe(key)
-                    && entry.settles_endgame(level)
+                if let Some(bound) = tt
+                    .probe(key)
+                    .and_then(|entry| entry.parent_lower_bound_in_discs(level))
+                    && bound >= beta
                 {
-                    let bound = -entry.in_units(DISC).upper;
-                    if bound >= beta {
-                        return bound;
-                    }
+                    return bound;
                 }
             }
         }

@@ -8,6 +8,7 @@
 //! (older searches first, then shallower).
 
 use super::table_memory::TableMemory;
+use crate::eval::DISC;
 use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 
 /// What a search result says of the true score, in its window (alpha, beta).
@@ -96,6 +97,14 @@ impl Entry {
     /// exact one): a result to the end always, a selective pass's from that level or a surer one.
     pub fn settles_endgame(&self, level: u8) -> bool {
         self.depth == DEPTH_END || (level > 0 && self.depth >= DEPTH_SELECTIVE + level)
+    }
+
+    /// What this entry, a child's, proves of its parent in an endgame pass of selectivity
+    /// `level`: the parent is worth at least the child's upper bound negated, in discs (`None`
+    /// when the entry does not hold in that pass). The enhanced transposition cut-off's test.
+    pub fn parent_lower_bound_in_discs(&self, level: u8) -> Option<i32> {
+        self.settles_endgame(level)
+            .then(|| -self.in_units(DISC).upper)
     }
 
     /// Whether the score is known exactly.
