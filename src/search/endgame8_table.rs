@@ -91,19 +91,13 @@ fn solve_moves<E: Evaluator>(
     let tt = w.shared.tt;
     let level = w.shared.selectivity.load(Relaxed);
     let selective = level > 0 && count >= MPC_MIN_EMPTIES;
-    let mut hash_square = None;
-    if let Some(entry) = tt.probe(key) {
-        if entry.settles_endgame(level)
-            && let Some(score) = probe_cut(&entry.in_units(DISC), alpha, beta)
-        {
+    if moves == 0 {
+        if let Err(score) = own_entry(w, key, level, frame, alpha, beta) {
             return score;
         }
-        hash_square = frame.square_of(entry.best);
-    }
-    if selective && let Some(score) = probcut(w, p, o, frame, level, alpha, beta, evaluate) {
-        return score;
-    }
-    if moves == 0 {
+        if selective && let Some(score) = probcut(w, p, o, frame, level, alpha, beta, evaluate) {
+            return score;
+        }
         if kernel8::moves(o, p) & frame.board() == 0 {
             return frame.final_score(p, o);
         }
@@ -141,12 +135,22 @@ fn solve_moves<E: Evaluator>(
     for child in list.iter_mut() {
         let (_, sq, _, no, _) = *child;
         let replies = kernel8::moves(child.2, no) & frame.board();
-        child.0 = if Some(sq) == hash_square {
-            i32::MIN
-        } else {
-            order_key(no, replies, sq, empties, isolated, frame)
-        };
+        child.0 = order_key(no, replies, sq, empties, isolated, frame);
         child.4 = replies;
+    }
+    // The node's own entry is read only now, after the work above that does not need it: its
+    // bucket, asked for by the parent, has had that long to come from memory.
+    match own_entry(w, key, level, frame, alpha, beta) {
+        Err(score) => return score,
+        Ok(Some(hash_square)) => {
+            if let Some(child) = list.iter_mut().find(|c| c.1 == hash_square) {
+                child.0 = i32::MIN;
+            }
+        }
+        Ok(None) => {}
+    }
+    if selective && let Some(score) = probcut(w, p, o, frame, level, alpha, beta, evaluate) {
+        return score;
     }
     let (alpha_in, mut alpha) = (alpha, alpha);
     let mut best = (-i32::MAX, NO_MOVE);
@@ -210,6 +214,28 @@ fn solve_moves<E: Evaluator>(
     let entry = Entry::from_search(in_centidiscs, alpha_in, beta, depth, best.1, count as u8);
     tt.store(key, entry);
     score
+}
+
+/// The node's own table entry: `Err(score)` when it settles the node in the window (alpha, beta),
+/// else the square of its best move, if any.
+#[inline(always)]
+fn own_entry(
+    w: &Worker,
+    key: u64,
+    level: u8,
+    frame: &Frame,
+    alpha: i32,
+    beta: i32,
+) -> Result<Option<u32>, i32> {
+    let Some(entry) = w.shared.tt.probe(key) else {
+        return Ok(None);
+    };
+    if entry.settles_endgame(level)
+        && let Some(score) = probe_cut(&entry.in_units(DISC), alpha, beta)
+    {
+        return Err(score);
+    }
+    Ok(frame.square_of(entry.best))
 }
 
 /// ProbCut in the selective passes, as the generic search makes it with a shallow search of
