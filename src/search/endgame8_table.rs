@@ -14,6 +14,7 @@ use crate::eval::DISC;
 use crate::rules::geometry::{Size8, neighbours};
 use crate::rules::kernel8;
 use std::mem::MaybeUninit;
+use std::ops::ControlFlow::{self, Break, Continue};
 use std::sync::atomic::Ordering::Relaxed;
 
 /// The most empty squares this layer takes; above, the generic endgame search.
@@ -92,7 +93,7 @@ fn solve_moves<E: Evaluator>(
     let level = w.shared.selectivity.load(Relaxed);
     let selective = level > 0 && count >= MPC_MIN_EMPTIES;
     if moves == 0 {
-        if let Err(score) = own_entry(w, key, level, frame, alpha, beta) {
+        if let Break(score) = own_entry(w, key, level, frame, alpha, beta) {
             return score;
         }
         if selective && let Some(score) = probcut(w, p, o, frame, level, alpha, beta, evaluate) {
@@ -141,13 +142,13 @@ fn solve_moves<E: Evaluator>(
     // The node's own entry is read only now, after the work above that does not need it: its
     // bucket, asked for by the parent, has had that long to come from memory.
     match own_entry(w, key, level, frame, alpha, beta) {
-        Err(score) => return score,
-        Ok(Some(hash_square)) => {
+        Break(score) => return score,
+        Continue(Some(hash_square)) => {
             if let Some(child) = list.iter_mut().find(|c| c.1 == hash_square) {
                 child.0 = i32::MIN;
             }
         }
-        Ok(None) => {}
+        Continue(None) => {}
     }
     if selective && let Some(score) = probcut(w, p, o, frame, level, alpha, beta, evaluate) {
         return score;
@@ -216,8 +217,8 @@ fn solve_moves<E: Evaluator>(
     score
 }
 
-/// The node's own table entry: `Err(score)` when it settles the node in the window (alpha, beta),
-/// else the square of its best move, if any.
+/// What the node's own table entry says: `Break(score)` when it settles the node in the window
+/// (alpha, beta), else `Continue` with the square of its best move, if any.
 #[inline(always)]
 fn own_entry(
     w: &Worker,
@@ -226,16 +227,16 @@ fn own_entry(
     frame: &Frame,
     alpha: i32,
     beta: i32,
-) -> Result<Option<u32>, i32> {
+) -> ControlFlow<i32, Option<u32>> {
     let Some(entry) = w.shared.tt.probe(key) else {
-        return Ok(None);
+        return Continue(None);
     };
     if entry.settles_endgame(level)
         && let Some(score) = probe_cut(&entry.in_units(DISC), alpha, beta)
     {
-        return Err(score);
+        return Break(score);
     }
-    Ok(frame.square_of(entry.best))
+    Continue(frame.square_of(entry.best))
 }
 
 /// ProbCut in the selective passes, as the generic search makes it with a shallow search of
