@@ -7,7 +7,7 @@ use super::control::{Abort, Worker};
 use super::endgame8::{self, Frame};
 use super::endgame8_table;
 use super::moves::{Child, NO_MOVE, PASS, drop_mirror_twins, ordered_children};
-use super::tt::{DEPTH_END, DEPTH_SELECTIVE, Entry};
+use super::tt::{DEPTH_END, DEPTH_SELECTIVE, Entry, TranspositionTable};
 use crate::eval::{DISC, Evaluate};
 use crate::rules::{Bits, Position};
 use rayon::prelude::*;
@@ -40,6 +40,18 @@ pub(super) fn probe_cut(entry: &Entry, alpha: i32, beta: i32) -> Option<i32> {
         Some(entry.lower)
     } else if entry.upper <= alpha {
         Some(entry.upper)
+    } else {
+        None
+    }
+}
+
+/// What a node's own entry settles in an endgame pass of selectivity `level`, both endgame layers'
+/// probe cut: the entry must hold in that pass (see [`Entry::settles_endgame`]) and its bounds,
+/// in discs, reach beyond the window (alpha, beta) in discs.
+#[inline(always)]
+pub(super) fn endgame_probe_cut(entry: &Entry, level: u8, alpha: i32, beta: i32) -> Option<i32> {
+    if entry.settles_endgame(level) {
+        probe_cut(&entry.in_units(DISC), alpha, beta)
     } else {
         None
     }
@@ -312,9 +324,7 @@ pub fn endgame<P: Evaluate>(w: &mut Worker, pos: &P, alpha: i32, beta: i32) -> i
         if entry.is_endgame() {
             hash_move = entry.best;
         }
-        if entry.settles_endgame(level)
-            && let Some(score) = probe_cut(&entry.in_units(DISC), alpha, beta)
-        {
+        if let Some(score) = endgame_probe_cut(&entry, level, alpha, beta) {
             return score;
         }
     }
@@ -337,7 +347,12 @@ pub fn endgame<P: Evaluate>(w: &mut Worker, pos: &P, alpha: i32, beta: i32) -> i
         }
     }
     if empties >= ENDGAME_ETC_EMPTIES
-        && let Some(score) = enhanced_transposition_cutoff(w, &kids, beta, level)
+        && let Some(score) = enhanced_transposition_cutoff(
+            w.shared.tt,
+            kids.iter().map(|kid| kid.pos.key()),
+            beta,
+            level,
+        )
     {
         return score;
     }
@@ -468,17 +483,20 @@ fn sort_by_shallow_search<P: Evaluate>(
 /// Endgame nodes with at least this many empty squares look up their children before searching.
 const ENDGAME_ETC_EMPTIES: u32 = 10;
 
-/// Enhanced transposition cut-off: a child whose stored score is at most -beta already proves the
-/// node worth at least beta, before any child is searched. The child's entry must hold in a pass
-/// of selectivity `level`: a result to the end, or a selective pass's as sure or surer.
-fn enhanced_transposition_cutoff<P: Position>(
-    w: &Worker,
-    kids: &[Child<P>],
+/// Enhanced transposition cut-off, for both endgame layers: a child (by its key) whose stored
+/// score is at most -beta already proves the node worth at least beta, before any child is
+/// searched. The child's entry must hold in a pass of selectivity `level`: a result to the end,
+/// or a selective pass's as sure or surer. Scores in discs.
+#[inline(always)]
+pub(super) fn enhanced_transposition_cutoff(
+    tt: &TranspositionTable,
+    child_keys: impl IntoIterator<Item = u64>,
     beta: i32,
     level: u8,
 ) -> Option<i32> {
-    kids.iter()
-        .filter_map(|kid| w.shared.tt.probe(kid.pos.key()))
+    child_keys
+        .into_iter()
+        .filter_map(|key| tt.probe(key))
         .filter_map(|entry| entry.parent_lower_bound_in_discs(level))
         .find(|&bound| bound >= beta)
 }

@@ -5,7 +5,9 @@
 //! too) and are stored under the same keys and move codes as the generic search's, so that both
 //! find them.
 
-use super::alphabeta::{MPC_MIN_EMPTIES, MPC_SIGMA, SELECTIVITY_T, probe_cut};
+use super::alphabeta::{
+    MPC_MIN_EMPTIES, MPC_SIGMA, SELECTIVITY_T, endgame_probe_cut, enhanced_transposition_cutoff,
+};
 use super::control::Worker;
 use super::endgame8::{self, Frame};
 use super::moves::NO_MOVE;
@@ -92,19 +94,6 @@ fn solve_moves<E: Evaluator>(
     let tt = w.shared.tt;
     let level = w.shared.selectivity.load(Relaxed);
     let selective = level > 0 && count >= MPC_MIN_EMPTIES;
-    if moves == 0 {
-        if let Break(score) = own_entry(w, key, level, frame, alpha, beta) {
-            return score;
-        }
-        if selective && let Some(score) = probcut(w, p, o, frame, level, alpha, beta, evaluate) {
-            return score;
-        }
-        if kernel8::moves(o, p) & frame.board() == 0 {
-            return frame.final_score(p, o);
-        }
-        w.count_node();
-        return -solve(w, o, p, frame, -beta, -alpha, evaluate);
-    }
     let isolated = endgame8::isolated_empties(empties);
     // The children: ordering key (lower first), square, discs of the player then to move and of
     // the other, and the moves of the player then to move (passed down, not generated again).
@@ -153,6 +142,13 @@ fn solve_moves<E: Evaluator>(
     if selective && let Some(score) = probcut(w, p, o, frame, level, alpha, beta, evaluate) {
         return score;
     }
+    if list.is_empty() {
+        if kernel8::moves(o, p) & frame.board() == 0 {
+            return frame.final_score(p, o);
+        }
+        w.count_node();
+        return -solve(w, o, p, frame, -beta, -alpha, evaluate);
+    }
     let (alpha_in, mut alpha) = (alpha, alpha);
     let mut best = (-i32::MAX, NO_MOVE);
     for i in 0..list.len() {
@@ -169,14 +165,9 @@ fn solve_moves<E: Evaluator>(
             // proves the node worth at least beta. In the smaller nodes, looked for once the
             // first child is searched, by when the children's buckets asked for above have come
             // from memory (looking before it waited for them: 14% of the layer's time).
-            for &key in &keys[..list.len()] {
-                if let Some(bound) = tt
-                    .probe(key)
-                    .and_then(|entry| entry.parent_lower_bound_in_discs(level))
-                    && bound >= beta
-                {
-                    return bound;
-                }
+            let child_keys = keys[..list.len()].iter().copied();
+            if let Some(bound) = enhanced_transposition_cutoff(tt, child_keys, beta, level) {
+                return bound;
             }
         }
         let (_, sq, np, no, replies) = list[i];
@@ -231,9 +222,7 @@ fn own_entry(
     let Some(entry) = w.shared.tt.probe(key) else {
         return Continue(None);
     };
-    if entry.settles_endgame(level)
-        && let Some(score) = probe_cut(&entry.in_units(DISC), alpha, beta)
-    {
+    if let Some(score) = endgame_probe_cut(&entry, level, alpha, beta) {
         return Break(score);
     }
     Continue(frame.square_of(entry.best))
