@@ -111,8 +111,16 @@ fn solver_agrees_with_minimax_on_lehto() {
 
 #[test]
 fn parallel_solver_agrees_with_minimax() {
-    let kind = BoardKind::default();
-    with_position_type!(kind, P => check_against_minimax::<P>(10, 20, 2));
+    // The threads share out the root moves after the first (and the nodes below): every size's
+    // root, twins and the swap included.
+    for (variant, size, empties) in [
+        (Variant::Othello, 8, 10),
+        (Variant::Othello, 6, 10),
+        (Variant::Lehto, 7, 7),
+    ] {
+        let kind = BoardKind::new(variant, size).unwrap();
+        with_position_type!(kind, P => check_against_minimax::<P>(empties, 20, 2));
+    }
 }
 
 fn ffo(symmetries: bool, threads: usize) {
