@@ -453,13 +453,12 @@ fn search_root<P: Evaluate>(
             -endgame(w, child, -b, -a) * DISC
         }
     };
-    // In a solve, the moves after the first are shared out between the threads, each taking the
-    // next one (the nodes below split as well): they all have to be proved worse than the first,
-    // or found better, so searching them side by side wastes little, where splitting only inside
-    // each one's tree searched siblings of cut-offs for nothing. On FFO #55 with 2 threads, 3.5%
-    // fewer nodes and 6% less time (two runs each).
-    let split_root =
-        w.shared.parallel && precision != Precision::Depth && multipv == 1 && roots.len() > 2;
+    // The moves after the first are shared out between the threads, each taking the next one
+    // (the nodes below split as well): they all have to be proved worse than the first, or found
+    // better, so searching them side by side wastes little, where splitting only inside each
+    // one's tree searched siblings of cut-offs for nothing. With 2 threads: FFO #55, 3.5% fewer
+    // nodes and 6% less time (two runs each); `othel bench --depth 22`, 5% less time.
+    let split_root = w.shared.parallel && multipv == 1 && roots.len() > 2;
     loop {
         let scores = if split_root {
             let first = search(w, &roots[0].child, low, high);
