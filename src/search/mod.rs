@@ -446,7 +446,8 @@ fn search_root<P: Evaluate>(
                 .position(|e| is_mirror_image(&e.child, &r.child))
         })
         .collect();
-    let search = |w: &mut Worker, child: &P, a: i32, b: i32| match precision {
+    // A root move's score (in the root's view) in the window (a, b).
+    let search_move = |w: &mut Worker, child: &P, a: i32, b: i32| match precision {
         Precision::Depth => -midgame(w, child, depth as i32 - 1, -b, -a),
         _ => {
             let (a, b) = (a.div_euclid(DISC), -(-b).div_euclid(DISC));
@@ -461,12 +462,13 @@ fn search_root<P: Evaluate>(
     let split_root = w.shared.parallel && multipv == 1 && roots.len() > 2;
     loop {
         let scores = if split_root {
-            let first = search(w, &roots[0].child, low, high);
+            let first = search_move(w, &roots[0].child, low, high);
             if w.should_stop() {
                 return false;
             }
+            let (rest, twins) = (&roots[1..], &twins[1..]);
             let rest =
-                search_rest_in_parallel(w, &roots[1..], &twins[1..], first, low, high, &search);
+                search_rest_in_parallel(w.shared, rest, twins, first, low, high, &search_move);
             let Some(rest) = rest else {
                 return false;
             };
@@ -475,7 +477,7 @@ fn search_root<P: Evaluate>(
             let mut alpha = low;
             let mut scores: Vec<i32> = Vec::with_capacity(roots.len());
             for (i, root) in roots.iter().enumerate() {
-                let search = |w: &mut Worker, a: i32, b: i32| search(w, &root.child, a, b);
+                let search = |w: &mut Worker, a: i32, b: i32| search_move(w, &root.child, a, b);
                 let score = if let Some(j) = twins[i] {
                     // The same true score: the earlier one's bound holds for this one too.
                     scores[j]
@@ -526,7 +528,7 @@ fn search_root<P: Evaluate>(
 /// shared alpha: each a null window above it, then the window up to `high` when it fails high.
 /// Their scores in order, or `None` when the search was stopped.
 fn search_rest_in_parallel<P: Evaluate>(
-    w: &Worker,
+    shared: &Shared,
     roots: &[RootMove<P>],
     twins: &[Option<usize>],
     first: i32,
@@ -536,7 +538,6 @@ fn search_rest_in_parallel<P: Evaluate>(
 ) -> Option<Vec<i32>> {
     use rayon::prelude::*;
     use std::sync::atomic::{AtomicI32, AtomicUsize};
-    let shared = w.shared;
     let alpha = AtomicI32::new(low.max(first));
     let next = AtomicUsize::new(0);
     let scores: Vec<AtomicI32> = roots.iter().map(|_| AtomicI32::new(-INFINITY)).collect();
