@@ -524,9 +524,9 @@ fn search_root<P: Evaluate>(
 }
 
 /// The root moves after the first (`roots`, with `twins` their mirror-image twins among the
-/// earlier moves, indices counted from the first root move) searched in parallel against a
-/// shared alpha: each a null window above it, then the window up to `high` when it fails high.
-/// Their scores in order, or `None` when the search was stopped.
+/// earlier moves, indices counted from the first root move) searched side by side
+/// ([`alphabeta::share_out`]): each a null window above the shared alpha, then the window up to
+/// `high` when it fails high. Their scores in order, or `None` when the search was stopped.
 fn search_rest_in_parallel<P: Evaluate>(
     shared: &Shared,
     roots: &[RootMove<P>],
@@ -536,43 +536,36 @@ fn search_rest_in_parallel<P: Evaluate>(
     high: i32,
     search: &(impl Fn(&mut Worker, &P, i32, i32) -> i32 + Sync),
 ) -> Option<Vec<i32>> {
-    use rayon::prelude::*;
-    use std::sync::atomic::{AtomicI32, AtomicUsize};
-    let alpha = AtomicI32::new(low.max(first));
-    let next = AtomicUsize::new(0);
-    let scores: Vec<AtomicI32> = roots.iter().map(|_| AtomicI32::new(-INFINITY)).collect();
-    let tasks = rayon::current_num_threads().min(roots.len());
-    (0..tasks).into_par_iter().for_each(|_| {
-        let mut worker = Worker::new(shared, None);
-        loop {
-            let i = next.fetch_add(1, Relaxed);
-            if i >= roots.len() || shared.stopped() {
-                return;
-            }
+    // No beta: a move at `high` or more widens the window, and the pass is searched again.
+    let scores = alphabeta::share_out(
+        shared,
+        None,
+        roots.len(),
+        low.max(first),
+        INFINITY,
+        |w, i, a| {
             if twins[i].is_some() {
-                continue;
+                return None;
             }
-            let a = alpha.load(Relaxed);
-            let mut score = search(&mut worker, &roots[i].child, a, a + 1);
-            if score > a && score < high && !worker.should_stop() {
-                score = search(&mut worker, &roots[i].child, a, high);
+            let score = search(w, &roots[i].child, a, a + 1);
+            if score > a && score < high && !w.should_stop() {
+                Some(search(w, &roots[i].child, a, high))
+            } else {
+                Some(score)
             }
-            if worker.should_stop() {
-                return;
-            }
-            scores[i].store(score, Relaxed);
-            alpha.fetch_max(score, Relaxed);
-        }
-    });
+        },
+    );
     if shared.stopped() {
         return None;
     }
-    let mut out: Vec<i32> = scores.into_iter().map(AtomicI32::into_inner).collect();
-    for i in 0..out.len() {
+    let mut out: Vec<i32> = Vec::with_capacity(scores.len());
+    for (i, score) in scores.into_iter().enumerate() {
         // A twin shares the score of the earlier move it mirrors (index 0 is the first move).
-        if let Some(j) = twins[i] {
-            out[i] = if j == 0 { first } else { out[j - 1] };
-        }
+        out.push(match twins[i] {
+            Some(0) => first,
+            Some(j) => out[j - 1],
+            None => score.unwrap_or(-INFINITY),
+        });
     }
     Some(out)
 }
