@@ -127,6 +127,13 @@ impl Model {
     }
 
     /// The score in centi-discs from the view of `player`, to move.
+    ///
+    /// Each index is found from scratch, two extractions and two table reads an instance: about
+    /// 50 ns a position when the weights are in cache, 80 ns in an endgame search. Finding the
+    /// children's indices from their parent's instead (as Edax and Egaroucid update theirs move by
+    /// move), for the endgame's sort at 13–17 empty squares, took 2.4% more time on FFO #40–#49:
+    /// the updates, square by square through the instances holding each, cost as much as the
+    /// extractions they replace, and the weights' reads remain.
     #[inline]
     pub fn evaluate(
         &self,
