@@ -6,7 +6,9 @@
 use super::control::{Abort, Shared, Worker};
 use super::endgame8::{self, Frame};
 use super::endgame8_table;
-use super::moves::{Child, NO_MOVE, PASS, drop_mirror_twins, ordered_children};
+use super::moves::{
+    Child, NO_MOVE, PASS, children, drop_mirror_twins, ordered_children, sort_children,
+};
 use super::tt::{DEPTH_END, DEPTH_SELECTIVE, Entry, TranspositionTable};
 use crate::eval::{DISC, Evaluate};
 use crate::rules::{Bits, Position};
@@ -364,7 +366,8 @@ pub fn endgame<P: Evaluate>(w: &mut Worker, pos: &P, alpha: i32, beta: i32) -> i
         midgame(w, pos, depth, -INFINITY, INFINITY);
         hash_move = w.shared.tt.probe(key).map_or(NO_MOVE, |e| e.best);
     }
-    let mut kids = ordered_children(pos, hash_move);
+    // Sorted below, once the enhanced transposition cut-off did not settle the node.
+    let mut kids = children(pos, hash_move);
     drop_mirror_twins(pos, &mut kids);
     if empties > ENDGAME_SHALLOW + 1 {
         // The children will look themselves up (and the enhanced transposition cut-off first):
@@ -389,6 +392,8 @@ pub fn endgame<P: Evaluate>(w: &mut Worker, pos: &P, alpha: i32, beta: i32) -> i
         sort_by_shallow_search(w, &mut kids, hash_move, empties);
     } else if kids.len() > 2 {
         prefer_odd_quadrants(pos, &mut kids, hash_move);
+    } else {
+        sort_children(&mut kids);
     }
     if kids.is_empty() {
         return if pos.must_pass() {
@@ -507,7 +512,7 @@ fn sort_by_shallow_search<P: Evaluate>(
             kid.key = score + 20 * kid.key;
         }
     }
-    kids.sort_unstable_by_key(|c| std::cmp::Reverse(c.key));
+    sort_children(kids);
 }
 
 /// Endgame nodes with at least this many empty squares look up their children before searching.
@@ -572,7 +577,7 @@ fn prefer_odd_quadrants<P: Position>(pos: &P, kids: &mut [Child<P>], hash_move: 
             kid.key += ENDGAME_PARITY_BONUS;
         }
     }
-    kids.sort_unstable_by_key(|c| std::cmp::Reverse(c.key));
+    sort_children(kids);
 }
 
 /// Which quadrant of the board a square is in (0–3).

@@ -37,6 +37,19 @@ pub struct Child<P> {
 /// The children reached by placements and swap (not a pass), best-looking first; `first` (a hash
 /// move) leads when it is among them.
 pub fn ordered_children<P: Evaluate>(pos: &P, first: u16) -> Vec<Child<P>> {
+    let mut out = children(pos, first);
+    sort_children(&mut out);
+    out
+}
+
+/// Sorts children by their keys, highest first.
+pub fn sort_children<P>(kids: &mut [Child<P>]) {
+    kids.sort_unstable_by_key(|c| std::cmp::Reverse(c.key));
+}
+
+/// [`ordered_children`] in move order, for a caller that sorts them itself: each with its key,
+/// `first`'s the highest.
+pub fn children<P: Evaluate>(pos: &P, first: u16) -> Vec<Child<P>> {
     let placements = pos.placements();
     let mut out = Vec::with_capacity(placements.count() as usize + 1);
     for index in placements.squares() {
@@ -60,7 +73,6 @@ pub fn ordered_children<P: Evaluate>(pos: &P, first: u16) -> Vec<Child<P>> {
             c.key = i32::MAX;
         }
     }
-    out.sort_unstable_by_key(|c| std::cmp::Reverse(c.key));
     out
 }
 
