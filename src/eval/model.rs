@@ -133,10 +133,10 @@ impl Model {
     /// children's indices from their parent's instead (as Edax and Egaroucid update theirs move by
     /// move), for the endgame's sort at 13–17 empty squares, took 2.4% more time on FFO #40–#49:
     /// the updates, square by square through the instances holding each, cost as much as the
-    /// extractions they replace, and the weights' reads remain. Reading again only the weights of
-    /// the instances a move changed saved nothing either (+1%), nor did evaluating a node's
-    /// children side by side with their weights prefetched (+2.5%), nor putting the weights in
-    /// huge pages (±3%, noise).
+    /// extractions they replace, and the weights' reads remain. Looking up again only the
+    /// instances a move changed saved nothing either (+1%), nor did evaluating a node's children
+    /// side by side with their weights prefetched (+2.5%), nor putting the weights in huge pages
+    /// (−1% and +3% in two runs: noise).
     #[inline]
     pub fn evaluate(
         &self,
