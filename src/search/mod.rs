@@ -466,13 +466,10 @@ fn search_root<P: Evaluate>(
             if w.should_stop() {
                 return false;
             }
-            let (rest, twins) = (&roots[1..], &twins[1..]);
-            let rest =
-                search_rest_in_parallel(w.shared, rest, twins, first, low, high, &search_move);
-            let Some(rest) = rest else {
-                return false;
-            };
-            std::iter::once(first).chain(rest).collect()
+            match search_rest_in_parallel(w.shared, roots, &twins, first, low, high, &search_move) {
+                Some(all) => all,
+                None => return false,
+            }
         } else {
             let mut alpha = low;
             let mut scores: Vec<i32> = Vec::with_capacity(roots.len());
@@ -523,10 +520,11 @@ fn search_root<P: Evaluate>(
     }
 }
 
-/// The root moves after the first (`roots`, with `twins` their mirror-image twins among the
-/// earlier moves, indices counted from the first root move) searched side by side
+/// The root moves after the first (of `roots`, whose first scored `first`; `twins` their
+/// mirror-image twins among the earlier moves) searched side by side
 /// ([`alphabeta::share_out`]): each a null window above the shared alpha, then the window up to
-/// `high` when it fails high. Their scores in order, or `None` when the search was stopped.
+/// `high` when it fails high. Every root move's score in order, or `None` when the search was
+/// stopped.
 fn search_rest_in_parallel<P: Evaluate>(
     shared: &Shared,
     roots: &[RootMove<P>],
@@ -536,20 +534,21 @@ fn search_rest_in_parallel<P: Evaluate>(
     high: i32,
     search: &(impl Fn(&mut Worker, &P, i32, i32) -> i32 + Sync),
 ) -> Option<Vec<i32>> {
+    let rest = &roots[1..];
     // No beta: a move at `high` or more widens the window, and the pass is searched again.
     let scores = alphabeta::share_out(
         shared,
         None,
-        roots.len(),
+        rest.len(),
         low.max(first),
         INFINITY,
         |w, i, a| {
-            if twins[i].is_some() {
+            if twins[i + 1].is_some() {
                 return None;
             }
-            let score = search(w, &roots[i].child, a, a + 1);
+            let score = search(w, &rest[i].child, a, a + 1);
             if score > a && score < high && !w.should_stop() {
-                Some(search(w, &roots[i].child, a, high))
+                Some(search(w, &rest[i].child, a, high))
             } else {
                 Some(score)
             }
@@ -558,12 +557,12 @@ fn search_rest_in_parallel<P: Evaluate>(
     if shared.stopped() {
         return None;
     }
-    let mut out: Vec<i32> = Vec::with_capacity(scores.len());
-    for (i, score) in scores.into_iter().enumerate() {
-        // A twin shares the score of the earlier move it mirrors (index 0 is the first move).
-        out.push(match twins[i] {
-            Some(0) => first,
-            Some(j) => out[j - 1],
+    let mut out: Vec<i32> = Vec::with_capacity(roots.len());
+    out.push(first);
+    for (score, twin) in scores.into_iter().zip(&twins[1..]) {
+        // A twin shares the score of the earlier move it mirrors.
+        out.push(match *twin {
+            Some(j) => out[j],
             None => score.unwrap_or(-INFINITY),
         });
     }
