@@ -259,7 +259,9 @@ impl TranspositionTable {
     }
 
     /// Starts loading the bucket of `key` into the cache, so that several probes can wait for
-    /// memory at once (the children's probes of the enhanced transposition cut-off).
+    /// memory at once (the children's probes of the enhanced transposition cut-off). Asked for as
+    /// non-temporal (`_MM_HINT_NTA`, to keep the buckets from pushing the evaluation's weights out
+    /// of the level-2 cache), FFO #40–#49 took 0.3% more time and #56 0.9% less: noise.
     #[inline(always)]
     pub fn prefetch(&self, key: u64) {
         #[cfg(target_arch = "x86_64")]
