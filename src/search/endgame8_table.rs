@@ -22,7 +22,12 @@ use std::sync::atomic::Ordering::Relaxed;
 /// The most empty squares this layer takes; above, the generic endgame search.
 /// (Up to 12 rather than 11: 3% fewer instructions on FFO #40 and #42, and the same time on a
 /// 6×6 position of 28 empty squares; 13 saved 1% more on FFO with the evaluation's sort there,
-/// but nodes of 13 empty squares are where threads split.)
+/// but nodes of 13 empty squares are where threads split. Up to 15, with the evaluation in the
+/// keys from 13 (a sixteenth of it; an eighth or a thirty-second took 2–4% more nodes), the
+/// moves of midgame entries not put first there (as in the generic search) and the threads
+/// splitting there as well: on 1 thread, side by side, FFO #56 took 5.9% less time, but #40–#49
+/// 0.7% more, #53 and #58 the same, the 6×6 start 1.5% more and #55 6.4% more (11.7% more
+/// nodes).)
 pub const MAX_EMPTIES: u32 = 12;
 
 /// Fewer empty squares than this go to the table-less solver.
