@@ -247,9 +247,10 @@ mod avx2 {
         }
     }
 
-    /// Each lane's highest set bit (none in a zero lane).
+    /// Each lane's highest set bit (none in a zero lane), for lanes whose bits all lie on one ray
+    /// running towards lower indices by the lane's step (1, 8, 9, 7).
     #[inline(always)]
-    fn highest_bit(v: __m256i) -> __m256i {
+    fn highest_ray_bit(v: __m256i) -> __m256i {
         // With AVX-512 (CD and VL), a leading-zero count per lane places it: a logical shift by
         // 64 gives 0 for a zero lane (the idea Egaroucid uses for its flips).
         #[cfg(all(target_feature = "avx512cd", target_feature = "avx512vl"))]
@@ -257,18 +258,26 @@ mod avx2 {
         unsafe {
             _mm256_srlv_epi64(_mm256_set1_epi64x(i64::MIN), _mm256_lzcnt_epi64(v))
         }
-        // Without it, smear the bits downwards and keep the top one.
+        // Without it, erase every bit that lies below another along the ray: the ray's squares
+        // are a step apart, and a ray has at most 7, so shifting the bits down by 1, 2 and 4
+        // steps covers every distance, in 4 shifts where smearing by bit positions took 7 (the
+        // directional eraser of Okuhara's AVX2 flips in Edax and Egaroucid). A bit shifted past
+        // the ray's end lands on no square of the ray, so it erases nothing of it.
         #[cfg(not(all(target_feature = "avx512cd", target_feature = "avx512vl")))]
         // SAFETY: AVX2 is enabled for this build; register-only intrinsics.
         unsafe {
-            let mut smear = v;
-            smear = _mm256_or_si256(smear, _mm256_srli_epi64::<1>(smear));
-            smear = _mm256_or_si256(smear, _mm256_srli_epi64::<2>(smear));
-            smear = _mm256_or_si256(smear, _mm256_srli_epi64::<4>(smear));
-            smear = _mm256_or_si256(smear, _mm256_srli_epi64::<8>(smear));
-            smear = _mm256_or_si256(smear, _mm256_srli_epi64::<16>(smear));
-            smear = _mm256_or_si256(smear, _mm256_srli_epi64::<32>(smear));
-            _mm256_andnot_si256(_mm256_srli_epi64::<1>(smear), smear)
+            let step = _mm256_set_epi64x(7, 9, 8, 1);
+            let mut below = _mm256_srlv_epi64(v, step);
+            below = _mm256_or_si256(below, _mm256_srlv_epi64(below, step));
+            below = _mm256_or_si256(
+                below,
+                _mm256_srlv_epi64(below, _mm256_add_epi64(step, step)),
+            );
+            below = _mm256_or_si256(
+                below,
+                _mm256_srlv_epi64(below, _mm256_slli_epi64::<2>(step)),
+            );
+            _mm256_andnot_si256(below, v)
         }
     }
 
@@ -342,7 +351,7 @@ mod avx2 {
 
             // Towards lower indices: the highest non-opponent square.
             let stop_down = _mm256_andnot_si256(ov, ray_down);
-            let top = highest_bit(stop_down);
+            let top = highest_ray_bit(stop_down);
             let outflank_down = _mm256_and_si256(top, pv);
             let above = _mm256_slli_epi64::<1>(_mm256_sub_epi64(zero, outflank_down));
             let flips_down = _mm256_and_si256(above, ray_down);
