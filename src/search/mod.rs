@@ -322,7 +322,14 @@ impl Searcher {
                 done = {
                     let mut worker = Worker::new(&shared, None);
                     let guess = result.best.map(|_| result.score);
-                    search_root(&mut worker, &mut roots, depth, searched, multipv, guess)
+                    let pass = RootPass {
+                        depth,
+                        precision: searched,
+                        multipv,
+                        guess,
+                        prepares_exact: want_exact,
+                    };
+                    search_root(&mut worker, &mut roots, &pass)
                 };
                 if shared.stopped() && result.best.is_some() {
                     break 'iterations;
@@ -409,17 +416,32 @@ const SELECTIVE_PASSES: [u8; 5] = [1, 2, 3, 4, 0];
 /// 8×8 (FFO #40–#49) it took 6% more.
 const SELECTIVE_PASSES_6X6: [u8; 3] = [1, 2, 0];
 
-/// Searches every root move at `depth` (or exactly), sorting them best first. The first `multipv`
-/// moves get exact scores; the others are only known to be worse. Returns whether the iteration
-/// finished.
-fn search_root<P: Evaluate>(
-    w: &mut Worker,
-    roots: &mut [RootMove<P>],
+/// One pass over the root moves.
+struct RootPass {
+    /// The depth of a midgame pass.
     depth: u32,
+    /// Midgame, exact or win/loss/draw.
     precision: Precision,
+    /// How many moves get exact scores.
     multipv: usize,
+    /// The score of the last pass, for the aspiration window.
     guess: Option<i32>,
-) -> bool {
+    /// Whether the search goes on to an exact (or win/loss/draw) solve, which this midgame pass
+    /// prepares.
+    prepares_exact: bool,
+}
+
+/// Searches every root move as `pass` says (to its depth, or exactly), sorting them best first.
+/// The first `multipv` moves get exact scores; the others are only known to be worse. Returns
+/// whether the iteration finished.
+fn search_root<P: Evaluate>(w: &mut Worker, roots: &mut [RootMove<P>], pass: &RootPass) -> bool {
+    let &RootPass {
+        depth,
+        precision,
+        multipv,
+        guess,
+        prepares_exact,
+    } = pass;
     // Aspiration: a window around the last score, widened when the score falls outside it (in
     // exact searches ±1 disc around the last one: on even boards, whose scores are even, that
     // only asks whether the selective passes' score is exact. On FFO #40–#49, ±2 took 19% fewer
@@ -456,8 +478,10 @@ fn search_root<P: Evaluate>(
     // would be spent for nothing (`othel bench`: 8.5% fewer nodes). Not in the endgame's passes,
     // where those searches fill the table for the passes that follow: breaking off there took
     // 15% more nodes on FFO #55 and 5% more on #56, for 5% fewer on #40–#49 and 6% fewer on #54
-    // (1 thread).
-    let breaks_on_fail_high = precision == Precision::Depth;
+    // (1 thread). Nor in the midgame iterations before an exact solve, which prepare its table
+    // and root order: breaking there took 3.4% fewer nodes on FFO #40–#49 but 4.9% more on
+    // #40–#59 (#55: 9.36 G -> 10.58 G nodes; 1 thread).
+    let breaks_on_fail_high = precision == Precision::Depth && !prepares_exact;
     let fails_high =
         |score: i32, high: i32| breaks_on_fail_high && score >= high && high < INFINITY;
     // Root moves leading to mirror images of an earlier one's position share its score unsearched.
