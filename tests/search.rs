@@ -266,6 +266,77 @@ fn probcut_prunes_the_trained_midgame_and_stays_near_full_width() {
     }
 }
 
+/// Plain negamax `depth` plies deep with the search's own leaves, written for the test: the
+/// evaluation at depth 0, the exact score (centi-discs) once the depth reaches the end of the game,
+/// and a pass that costs no depth.
+fn negamax_to_depth<P: Evaluate>(pos: &P, depth: i32) -> i32 {
+    if depth >= pos.empty_count() as i32 {
+        return minimax(pos) * DISC;
+    }
+    if depth <= 0 {
+        return pos.evaluate();
+    }
+    let moves = pos.legal_moves();
+    if moves.is_empty() {
+        return pos.final_score() * DISC;
+    }
+    moves
+        .into_iter()
+        .map(|m| {
+            let left = if m == Move::Pass { depth } else { depth - 1 };
+            -negamax_to_depth(&pos.play(m), left)
+        })
+        .max()
+        .expect("at least one move")
+}
+
+/// Full-width searches to a fixed depth, on `threads` threads, score random positions as plain
+/// negamax does: aspiration windows, their re-searches after a root move fails high or every
+/// move fails low, the shared-out root, the table and the mirror twins change how, never what.
+fn check_depth_against_negamax<P: Evaluate>(depths: (u32, u32), positions: usize, threads: usize) {
+    let searcher = Searcher::new(threads, 16).unwrap();
+    let mut rng = StdRng::seed_from_u64(17);
+    let squares = (P::start().size() * P::start().size()) as u32;
+    let mut checked = 0;
+    while checked < positions {
+        let empties = rng.random_range(6..=squares - 8);
+        let Some(pos) = random_position::<P>(&mut rng, empties) else {
+            continue;
+        };
+        if pos.legal_moves().len() < 2 {
+            continue;
+        }
+        let depth = rng.random_range(depths.0..=depths.1);
+        let limits = Limits {
+            full_width: true,
+            ..Limits::depth(depth)
+        };
+        searcher.clear();
+        let (result, _) = search(&searcher, &pos, &limits);
+        let expected = negamax_to_depth(&pos, depth as i32);
+        let board = othel::rules::notation::board_string(&pos);
+        assert_eq!(result.score, expected, "depth {depth}: {board}");
+        let best = result.best.expect("a best move");
+        let left = if best == Move::Pass { depth } else { depth - 1 };
+        assert_eq!(
+            -negamax_to_depth(&pos.play(best), left as i32),
+            expected,
+            "the best move scores the best score, depth {depth}: {board}"
+        );
+        checked += 1;
+    }
+}
+
+#[test]
+fn depth_limited_search_agrees_with_negamax() {
+    for threads in [1, 2] {
+        for (size, depths, positions) in [(8, (3, 6), 30), (6, (4, 7), 30), (10, (2, 4), 6)] {
+            let kind = BoardKind::new(Variant::Othello, size).unwrap();
+            with_position_type!(kind, P => check_depth_against_negamax::<P>(depths, positions, threads));
+        }
+    }
+}
+
 #[test]
 fn a_search_without_limits_stops_soon_after_the_flag() {
     let searcher = Searcher::new(2, 16).unwrap();
