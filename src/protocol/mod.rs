@@ -5,10 +5,12 @@
 //! a channel to the [`controller::Controller`] on the main thread, so replies keep the order of
 //! the commands. The controller never waits for a search (searches run on a thread of their own
 //! and never read input), so `stop` and `isready` are handled as soon as they are read; `stop`
-//! raises the search's atomic stop flag. (A `stop` that raised the flag straight from the reader
-//! could be overtaken by the `go` before it, which lowers the flag.) `quit` is answered in its
-//! turn too: the commands before it are answered, a running search ends with its `bestmove`, and
-//! the reader reads no further.
+//! raises the search's atomic stop flag. The reader raises it too, the moment it reads `stop` or
+//! `quit`, so that a running search need not wait for the controller's thread to be scheduled
+//! (with every core searching, that took a few milliseconds). On its own that could be
+//! overtaken by a `go` still queued before it, which lowers the flag; the controller raises it
+//! again when it reaches the command. `quit` is answered in its turn too: the commands before it
+//! are answered, a running search ends with its `bestmove`, and the reader reads no further.
 
 pub mod book_choice;
 pub mod command;
@@ -223,6 +225,11 @@ fn read_loop(
                 stop.store(true, Relaxed);
                 let _ = sender.send(Message::Command(Command::Quit, line));
                 return;
+            }
+            Ok(Command::Stop) => {
+                // At once (see the module's comment); the controller raises it again in turn.
+                stop.store(true, Relaxed);
+                Message::Command(Command::Stop, line)
             }
             Ok(command) => Message::Command(command, line),
             Err(e) => Message::Error(e.to_string()),
