@@ -458,6 +458,16 @@ fn search_root<P: Evaluate>(w: &mut Worker, roots: &mut [RootMove<P>], pass: &Ro
     if precision == Precision::WinLossDraw {
         (low, high) = (-DISC, DISC);
     }
+    // Root moves leading to mirror images of an earlier one's position share its score unsearched.
+    let twins: Vec<Option<usize>> = roots
+        .iter()
+        .enumerate()
+        .map(|(i, r)| {
+            roots[..i]
+                .iter()
+                .position(|e| is_mirror_image(&e.child, &r.child))
+        })
+        .collect();
     // A root move's score (in the root's view) in the window (a, b).
     let search_move = |w: &mut Worker, child: &P, a: i32, b: i32| match precision {
         Precision::Depth => -midgame(w, child, depth as i32 - 1, -b, -a),
@@ -482,28 +492,18 @@ fn search_root<P: Evaluate>(w: &mut Worker, roots: &mut [RootMove<P>], pass: &Ro
     // and root order: breaking there took 3.4% fewer nodes on FFO #40–#49 but 4.9% more on
     // #40–#59 (#55: 9.36 G -> 10.58 G nodes; 1 thread).
     let breaks_on_fail_high = precision == Precision::Depth && !prepares_exact;
-    let fails_high =
-        |score: i32, high: i32| breaks_on_fail_high && score >= high && high < INFINITY;
-    // Root moves leading to mirror images of an earlier one's position share its score unsearched.
-    let twins: Vec<Option<usize>> = roots
-        .iter()
-        .enumerate()
-        .map(|(i, r)| {
-            roots[..i]
-                .iter()
-                .position(|e| is_mirror_image(&e.child, &r.child))
-        })
-        .collect();
     loop {
+        // The score that ends the pass (none when it does not break off).
+        let beta = if breaks_on_fail_high { high } else { INFINITY };
+        let fails_high = |score: i32| beta < INFINITY && score >= beta;
         let scores = if split_root {
             let first = search_move(w, &roots[0].child, low, high);
             if w.should_stop() {
                 return false;
             }
-            if fails_high(first, high) {
+            if fails_high(first) {
                 vec![first]
             } else {
-                let beta = if breaks_on_fail_high { high } else { INFINITY };
                 let rest = search_rest_in_parallel(
                     w.shared,
                     roots,
@@ -540,7 +540,7 @@ fn search_root<P: Evaluate>(w: &mut Worker, roots: &mut [RootMove<P>], pass: &Ro
                     return false;
                 }
                 scores.push(score);
-                if fails_high(score, high) {
+                if fails_high(score) {
                     break;
                 }
                 if i + 1 >= multipv {
