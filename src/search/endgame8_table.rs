@@ -31,6 +31,8 @@ use std::sync::atomic::Ordering::Relaxed;
 pub const MAX_EMPTIES: u32 = 12;
 
 /// Fewer empty squares than this go to the table-less solver.
+/// (A table of their own for the nodes of 8 or 9 empty squares, of 4 or 16 MB to stay in the
+/// caches, beside the shared one: on FFO #40–#49, 2–8% more nodes and no less time.)
 const TABLE_FROM: u32 = 8;
 
 /// Nodes with at least this many empty squares check whether the search must stop.
