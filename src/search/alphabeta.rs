@@ -501,9 +501,9 @@ fn sort_depth(empties: u32) -> i32 {
 /// took 3% more.
 /// The shallow searches have the whole window: within the node's window widened by 8 or 16
 /// discs they took as long (within 1% on FFO #40–#49 and #53, 1 thread, side by side).
-/// A child with an endgame entry from an earlier pass keyed by its bounds instead of a shallow
-/// search: 1% more nodes on FFO #40–#49 and the same time (by the middle of both bounds, or by
-/// the one it has), no change (only by entries with both bounds).
+/// A child with an endgame entry from an earlier pass keyed by its bounds (their middle, or the
+/// one it has) instead of a shallow search: 1% more nodes on FFO #40–#49 and the same time; by
+/// entries with both bounds only: no change.
 fn sort_by_shallow_search<P: Evaluate>(
     w: &mut Worker,
     kids: &mut [Child<P>],
