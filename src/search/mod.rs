@@ -495,9 +495,9 @@ fn search_root<P: Evaluate>(w: &mut Worker, roots: &mut [RootMove<P>], pass: &Ro
     // #40–#59 (#55: 9.36 G -> 10.58 G nodes; 1 thread).
     let breaks_on_fail_high = precision == Precision::Depth && !prepares_exact;
     loop {
-        // The score that ends the pass (none when it does not break off).
+        // The score that ends the pass (INFINITY, above every score, when it does not break off).
         let beta = if breaks_on_fail_high { high } else { INFINITY };
-        let fails_high = |score: i32| beta < INFINITY && score >= beta;
+        let fails_high = |score: i32| score >= beta;
         let scores = if split_root {
             let first = search_move(w, &roots[0].child, low, high);
             if w.should_stop() {
