@@ -203,3 +203,128 @@ fn bad_training_input_is_an_error() {
     refused(&[&args[..], &["--out", junk]].concat(), "");
     std::fs::remove_dir_all(&dir).ok();
 }
+
+/// The lines of a games file after its header, sorted (games land in the order they finish).
+fn game_lines(path: &std::path::Path) -> Vec<String> {
+    let text = std::fs::read_to_string(path).unwrap();
+    let mut lines: Vec<String> = text.lines().skip(1).map(str::to_string).collect();
+    lines.sort();
+    lines
+}
+
+#[test]
+fn game_records_shard_resume_and_replay_into_a_fit() {
+    let dir = scratch("records");
+    let play = |out: &std::path::Path, extra: &[&str]| {
+        let base = [
+            "train",
+            "gen",
+            "--size",
+            "6",
+            "--games",
+            "12",
+            "--depth",
+            "2",
+            "--solve",
+            "10",
+            "--threads",
+            "2",
+            "--hash",
+            "4",
+            "--out",
+        ];
+        let out = othel(&[&base[..], &[out.to_str().unwrap()], extra].concat());
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+    };
+    let whole = dir.join("whole.games");
+    play(&whole, &[]);
+    let all = game_lines(&whole);
+    assert_eq!(all.len(), 12);
+    let text = std::fs::read_to_string(&whole).unwrap();
+    assert!(text.starts_with("#othel-games 1 "), "{text}");
+    assert!(text.lines().next().unwrap().contains(" size=6 "));
+
+    // Three shards together are the whole run, game for game.
+    let mut union = Vec::new();
+    for k in 0..3 {
+        let part = dir.join(format!("part{k}.games"));
+        play(&part, &["--shard", &format!("{k}/3")]);
+        let lines = game_lines(&part);
+        assert_eq!(lines.len(), 4);
+        union.extend(lines);
+    }
+    union.sort();
+    assert_eq!(union, all);
+
+    // A file cut inside a game (a kill) resumes: the cut game and the missing ones are played,
+    // none twice.
+    let cut = dir.join("cut.games");
+    let keep: Vec<&str> = text.lines().take(6).collect();
+    let partial = text.lines().nth(6).unwrap();
+    std::fs::write(
+        &cut,
+        format!("{}\n{}", keep.join("\n"), &partial[..partial.len() / 2]),
+    )
+    .unwrap();
+    play(&cut, &[]);
+    assert_eq!(game_lines(&cut), all);
+
+    // Played otherwise: refused rather than mixed.
+    refused(
+        &[
+            "train",
+            "gen",
+            "--size",
+            "6",
+            "--games",
+            "12",
+            "--depth",
+            "3",
+            "--solve",
+            "10",
+            "--out",
+            cut.to_str().unwrap(),
+        ],
+        "played otherwise",
+    );
+
+    // The games replay into positions that a fit reads.
+    let weights = dir.join("w.weights");
+    let out = othel(&[
+        "train",
+        "fit",
+        whole.to_str().unwrap(),
+        "--size",
+        "6",
+        "--min-samples",
+        "10",
+        "--out",
+        weights.to_str().unwrap(),
+    ]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let report = String::from_utf8_lossy(&out.stdout);
+    let count: usize = report.split_whitespace().next().unwrap().parse().unwrap();
+    // 12 games of 6x6 from a 6-ply random opening: 26 placements after it at most, some passes.
+    assert!((12 * 20..=12 * 26).contains(&count), "{report}");
+    refused(
+        &[
+            "train",
+            "fit",
+            whole.to_str().unwrap(),
+            "--size",
+            "8",
+            "--out",
+            "/dev/null",
+        ],
+        "6x6 board, not 8x8",
+    );
+    std::fs::remove_dir_all(&dir).ok();
+}

@@ -3,15 +3,19 @@
 use super::CliError;
 use crate::eval::Evaluate;
 use crate::eval::weights::supported;
+use crate::rules::Position;
 use crate::rules::geometry::{Size6, Size8};
 use crate::rules::notation::parse_transcript;
 use crate::rules::{Move, Othello};
 use crate::search::Searcher;
 use crate::train::fit::{FitOptions, fit};
+use crate::train::records::{self, GameRecord, RecordHeader};
 use crate::train::samples::{self, Sample};
 use crate::train::selfplay::{SelfPlay, play_game};
+use crate::train::shard::Shard;
 use clap::Subcommand;
 use indicatif::{ProgressBar, ProgressStyle};
+use std::collections::HashSet;
 use std::fs::OpenOptions;
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -22,17 +26,27 @@ use std::time::Instant;
 /// The train subcommands.
 #[derive(Subcommand, Debug)]
 pub enum TrainCommand {
-    /// Plays self-play games and appends their labelled positions to a samples file: moves by a
-    /// shallow search (with random moves now and then) until SOLVE squares are empty, then perfect
-    /// play; positions of the ending get their exact score, earlier ones the exact score reached.
-    /// The games are played with the built-in evaluation, or the one given by --weights.
+    /// Plays self-play games and appends them to a games file (data/README.md), or their labelled
+    /// positions to a samples file when OUT ends in .samples: moves by a search of --depth (with
+    /// random moves now and then) until SOLVE squares are empty, then perfect play; positions of
+    /// the ending get their exact score, earlier ones the exact score reached. Game i is the same
+    /// on every run; a games file that exists is resumed (the games it holds are not played
+    /// again). The games are played with the built-in evaluation, or the one given by --weights.
     Gen {
         /// The side of the (Othello) board: 6 or 8.
         #[arg(long, default_value_t = 8)]
         size: usize,
-        /// Games to play.
+        /// Games to play: numbers FROM to FROM+GAMES-1.
         #[arg(long)]
         games: u64,
+        /// The first game's number.
+        #[arg(long, default_value_t = 0)]
+        from: u64,
+        /// Play only this shard's games (K/N: the numbers i with i mod N = K), or `auto` for the
+        /// scheduler's (SLURM_ARRAY_TASK_ID of SLURM_ARRAY_TASK_COUNT, or JOB_COMPLETION_INDEX of
+        /// OTHEL_SHARD_COUNT).
+        #[arg(long)]
+        shard: Option<Shard>,
         /// Search depth of the moves before the solve point.
         #[arg(long, default_value_t = 4)]
         depth: u32,
@@ -60,14 +74,14 @@ pub enum TrainCommand {
         /// Transposition table of each game's searcher, in MB.
         #[arg(long, default_value_t = 16)]
         hash: usize,
-        /// The samples file (appended to when it exists).
+        /// The games file (.samples: a samples file), appended to when it exists.
         #[arg(long)]
         out: PathBuf,
     },
-    /// Fits pattern weights to samples files by regularised least squares, phase by phase, and
-    /// reports the error on held-out samples.
+    /// Fits pattern weights to games and samples files by regularised least squares, phase by
+    /// phase, and reports the error on held-out samples.
     Fit {
-        /// Samples files.
+        /// Games files (their games replayed into labelled positions) and samples files.
         #[arg(required = true)]
         samples: Vec<PathBuf>,
         /// The side of the (Othello) board: 6 or 8.
@@ -97,6 +111,8 @@ pub fn run(command: TrainCommand) -> Result<(), CliError> {
         TrainCommand::Gen {
             size,
             games,
+            from,
+            shard,
             depth,
             solve,
             epsilon,
@@ -112,10 +128,27 @@ pub fn run(command: TrainCommand) -> Result<(), CliError> {
             if !(0.0..=1.0).contains(&epsilon) {
                 return Err(CliError::Train("--epsilon must be between 0 and 1".into()));
             }
+            let openings_name = match &openings {
+                Some(path) => path
+                    .file_name()
+                    .map_or("openings".into(), |n| n.to_string_lossy().into_owned()),
+                None => "random".into(),
+            };
             let openings = match openings {
                 Some(path) => read_openings(&path)?,
                 None => Vec::new(),
             };
+            let header = RecordHeader::new([
+                ("size", size.to_string()),
+                ("depth", depth.to_string()),
+                ("solve", solve.to_string()),
+                ("epsilon", epsilon.to_string()),
+                ("random-until", random_until.to_string()),
+                ("random-opening", random_opening.to_string()),
+                ("openings", openings_name),
+                ("seed", seed.to_string()),
+                ("weights", crate::eval::model::weights_id(size)),
+            ]);
             let config = SelfPlay {
                 depth,
                 solve_empties: solve,
@@ -129,7 +162,10 @@ pub fn run(command: TrainCommand) -> Result<(), CliError> {
             let job = GenJob {
                 config,
                 openings,
+                first: from,
                 games,
+                shard: shard.unwrap_or(Shard::ALL),
+                header,
                 threads: threads.max(1),
                 hash,
                 out,
@@ -152,11 +188,7 @@ pub fn run(command: TrainCommand) -> Result<(), CliError> {
             check_size(size)?;
             let mut all = Vec::new();
             for path in &files {
-                let file =
-                    std::fs::File::open(path).map_err(|e| CliError::File(path.clone(), e))?;
-                let read = samples::read(std::io::BufReader::new(file), size)
-                    .map_err(|e| CliError::Train(format!("{}: {e}", path.display())))?;
-                all.extend(read);
+                all.extend(read_samples(path, size)?);
             }
             if all.is_empty() {
                 return Err(CliError::Train("no samples to fit".into()));
@@ -228,91 +260,195 @@ fn read_openings(path: &Path) -> Result<Vec<Vec<Move>>, CliError> {
     Ok(out)
 }
 
+/// Reads the labelled positions of a games file (replayed) or a samples file.
+fn read_samples(path: &Path, size: usize) -> Result<Vec<Sample>, CliError> {
+    let bytes = std::fs::read(path).map_err(|e| CliError::File(path.to_path_buf(), e))?;
+    let bad = |e: &dyn std::fmt::Display| CliError::Train(format!("{}: {e}", path.display()));
+    if !records::is_games(&bytes) {
+        return samples::read(bytes.as_slice(), size).map_err(|e| bad(&e));
+    }
+    let text = String::from_utf8(bytes).map_err(|e| bad(&e))?;
+    let file = records::read(&text).map_err(|e| bad(&e))?;
+    let found = file.header.size().map_err(|e| bad(&e))?;
+    if found != size {
+        return Err(bad(&format!(
+            "games of the {found}x{found} board, not {size}x{size}"
+        )));
+    }
+    let mut out = Vec::new();
+    for game in &file.games {
+        let replayed = match size {
+            6 => game.samples::<Othello<Size6>>(),
+            _ => game.samples::<Othello<Size8>>(),
+        };
+        out.extend(replayed.map_err(|e| bad(&e))?);
+    }
+    Ok(out)
+}
+
 struct GenJob {
     config: SelfPlay,
     openings: Vec<Vec<Move>>,
+    first: u64,
     games: u64,
+    shard: Shard,
+    header: RecordHeader,
     threads: usize,
     hash: usize,
     out: PathBuf,
     size: usize,
 }
 
-fn generate<P: Evaluate>(job: &GenJob) -> Result<(), CliError> {
-    let exists = job.out.exists();
+/// Where the games go: a games file (resumed) or a samples file (appended to).
+enum Sink {
+    Games,
+    Samples,
+}
+
+/// Opens the output for appending; for a games file, returns the numbers of the games it holds.
+fn open_output(job: &GenJob) -> Result<(Sink, std::fs::File, HashSet<u64>), CliError> {
+    let sink = if job.out.extension().is_some_and(|e| e == "samples") {
+        Sink::Samples
+    } else {
+        Sink::Games
+    };
+    let file_error = |e| CliError::File(job.out.clone(), e);
+    let bad = |e: &dyn std::fmt::Display| CliError::Train(format!("{}: {e}", job.out.display()));
+    let existing = match std::fs::read(&job.out) {
+        Ok(bytes) => Some(bytes),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => None,
+        Err(e) => return Err(file_error(e)),
+    };
+    let mut done = HashSet::new();
     let mut file = OpenOptions::new()
         .create(true)
         .append(true)
         .open(&job.out)
-        .map_err(|e| CliError::File(job.out.clone(), e))?;
-    if exists {
-        // Appending: the file must already be samples of this size.
-        let head = std::fs::read(&job.out).map_err(|e| CliError::File(job.out.clone(), e))?;
-        samples::read(head.as_slice(), job.size)
-            .map_err(|e| CliError::Train(format!("{}: {e}", job.out.display())))?;
-    } else {
-        file.write_all(&samples::header(job.size))
-            .map_err(|e| CliError::File(job.out.clone(), e))?;
+        .map_err(file_error)?;
+    match (&sink, existing) {
+        (Sink::Samples, Some(bytes)) => {
+            // Appending: the file must already be samples of this size.
+            samples::read(bytes.as_slice(), job.size).map_err(|e| bad(&e))?;
+        }
+        (Sink::Samples, None) => file
+            .write_all(&samples::header(job.size))
+            .map_err(file_error)?,
+        (Sink::Games, Some(bytes)) if !bytes.is_empty() => {
+            let text = String::from_utf8(bytes).map_err(|e| bad(&e))?;
+            let read = records::read(&text).map_err(|e| bad(&e))?;
+            if read.header != job.header {
+                return Err(bad(&format!(
+                    "its games were played otherwise ({}), not as asked ({})",
+                    read.header.to_line().trim_end(),
+                    job.header.to_line().trim_end()
+                )));
+            }
+            if read.whole_len < text.len() {
+                // A game cut off by a kill: cut it away so that appending starts a whole line.
+                file.set_len(read.whole_len as u64).map_err(file_error)?;
+                log::warn!("{}: cut off a partial last line", job.out.display());
+            }
+            done.extend(read.games.iter().map(|g| g.index));
+        }
+        (Sink::Games, _) => file
+            .write_all(job.header.to_line().as_bytes())
+            .map_err(file_error)?,
+    }
+    Ok((sink, file, done))
+}
+
+fn generate<P: Evaluate + Position<Bits = u64>>(job: &GenJob) -> Result<(), CliError> {
+    let (sink, mut file, done) = open_output(job)?;
+    let todo: Vec<u64> = (job.first..job.first.saturating_add(job.games))
+        .filter(|&i| job.shard.owns(i) && !done.contains(&i))
+        .collect();
+    if todo.len() as u64 != job.games {
+        eprintln!(
+            "{} of the games are this shard's and not yet in {}",
+            todo.len(),
+            job.out.display()
+        );
     }
     let next = AtomicU64::new(0);
     let started = Instant::now();
-    let bar = ProgressBar::new(job.games);
+    let bar = ProgressBar::new(todo.len() as u64);
     bar.set_style(
         ProgressStyle::with_template("{elapsed_precise} [{bar:40}] {pos}/{len} games, {msg}")
             .unwrap_or_else(|_| ProgressStyle::default_bar()),
     );
-    let (tx, rx) = mpsc::channel::<Vec<Sample>>();
+    let (tx, rx) = mpsc::channel::<GameRecord>();
     let mut total = 0usize;
+    let mut played = 0u64;
     let mut write_error = None;
+    let mut replay_error = None;
     std::thread::scope(|scope| {
         for _ in 0..job.threads {
             let tx = tx.clone();
             let next = &next;
+            let todo = &todo;
             scope.spawn(move || {
                 let Ok(searcher) = Searcher::new(1, job.hash) else {
                     return;
                 };
                 loop {
-                    let i = next.fetch_add(1, Ordering::Relaxed);
-                    if i >= job.games {
-                        break;
-                    }
+                    let k = next.fetch_add(1, Ordering::Relaxed) as usize;
+                    let Some(&i) = todo.get(k) else { break };
                     let opening: &[Move] = if job.openings.is_empty() {
                         &[]
                     } else {
                         &job.openings[(i % job.openings.len() as u64) as usize]
                     };
-                    let samples = play_game::<P>(&searcher, &job.config, opening, i);
-                    if tx.send(samples).is_err() {
+                    let record = play_game::<P>(&searcher, &job.config, opening, i);
+                    if tx.send(record).is_err() {
                         break;
                     }
                 }
             });
         }
         drop(tx);
-        for batch in rx {
-            total += batch.len();
+        for record in rx {
+            let labelled = match record.samples::<P>() {
+                Ok(samples) => samples,
+                Err(e) => {
+                    replay_error.get_or_insert(e);
+                    Vec::new()
+                }
+            };
+            total += labelled.len();
+            played += 1;
+            let written = match sink {
+                Sink::Games => file.write_all(record.to_line().as_bytes()),
+                Sink::Samples => samples::write_records(&mut file, &labelled),
+            };
             if write_error.is_none()
-                && let Err(e) = samples::write_records(&mut file, &batch)
+                && let Err(e) = written
             {
                 write_error = Some(e);
                 // Stop handing out games.
-                next.store(job.games, Ordering::Relaxed);
+                next.store(todo.len() as u64, Ordering::Relaxed);
             }
             bar.inc(1);
-            bar.set_message(format!("{total} samples"));
+            let seconds = started.elapsed().as_secs_f64().max(1e-9);
+            bar.set_message(format!(
+                "{total} positions, {:.0} positions/s",
+                total as f64 / seconds
+            ));
         }
     });
     bar.finish_and_clear();
     if let Some(e) = write_error {
         return Err(CliError::File(job.out.clone(), e));
     }
+    if let Some(e) = replay_error {
+        return Err(CliError::Train(format!(
+            "a game played does not replay: {e}"
+        )));
+    }
+    let seconds = started.elapsed().as_secs_f64();
     println!(
-        "{} games, {} samples appended to {} in {:.1} s",
-        job.games,
-        total,
+        "{played} games, {total} labelled positions appended to {} in {seconds:.1} s ({:.0} positions/s)",
         job.out.display(),
-        started.elapsed().as_secs_f64()
+        total as f64 / seconds.max(1e-9)
     );
     Ok(())
 }

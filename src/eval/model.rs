@@ -293,13 +293,41 @@ impl std::fmt::Display for InstallError {
 
 impl std::error::Error for InstallError {}
 
+/// The FNV-1a hash of the weights file installed by [`install`], by board side.
+static INSTALLED: std::sync::Mutex<Vec<(usize, u32)>> = std::sync::Mutex::new(Vec::new());
+
+fn fnv1a(bytes: &[u8]) -> u32 {
+    bytes.iter().fold(0x811c_9dc5u32, |h, &b| {
+        (h ^ u32::from(b)).wrapping_mul(0x0100_0193)
+    })
+}
+
+/// Names the weights that evaluate a board side, for the records of games they played:
+/// `builtin-HASH` or `file-HASH` (the file's FNV-1a hash), `hand` where there are none.
+pub fn weights_id(size: usize) -> String {
+    let installed = INSTALLED
+        .lock()
+        .ok()
+        .and_then(|list| list.iter().find(|(s, _)| *s == size).map(|(_, h)| *h));
+    match (installed, embedded(size)) {
+        (Some(hash), _) => format!("file-{hash:08x}"),
+        (None, Some(bytes)) => format!("builtin-{:08x}", fnv1a(bytes)),
+        (None, None) => "hand".into(),
+    }
+}
+
 /// Uses `weights` instead of the embedded ones (before any evaluation of that size).
 pub fn install(weights: Weights) -> Result<(), InstallError> {
     let size = weights.size;
+    let hash = fnv1a(&weights.to_bytes());
     let model = Model::new(weights).map_err(InstallError::Weights)?;
     let slot = slot(size).ok_or(InstallError::Weights(WeightsError::UnsupportedSize(size)))?;
     slot.set(Some(model))
-        .map_err(|_| InstallError::AlreadyInUse(size))
+        .map_err(|_| InstallError::AlreadyInUse(size))?;
+    if let Ok(mut list) = INSTALLED.lock() {
+        list.push((size, hash));
+    }
+    Ok(())
 }
 
 #[cfg(test)]

@@ -1,6 +1,9 @@
-//! Training the pattern evaluation: self-play games labelled by exact solves ([`selfplay`]), stored
-//! as samples ([`samples`]), and a least-squares fit of the weights ([`fit`]).
+//! Training the pattern evaluation: self-play games ([`selfplay`]) kept as game records
+//! ([`records`]) and replayed into labelled samples ([`samples`]), and a least-squares fit of the
+//! weights ([`fit`]); runs share out by [`shard`].
 
 pub mod fit;
+pub mod records;
 pub mod samples;
 pub mod selfplay;
+pub mod shard;

@@ -4,9 +4,9 @@
 //! position with the exact score the game reached at the solve point (the outcome of that
 //! position under the rest of the game, as Logistello's training used game results).
 
-use super::samples::Sample;
-use crate::eval::{DISC, Evaluate};
-use crate::rules::{Bits, Color, Move, Position};
+use super::records::GameRecord;
+use crate::eval::Evaluate;
+use crate::rules::{Color, Move, Position};
 use crate::search::{Limits, Searcher};
 use rand::rngs::StdRng;
 use rand::{RngExt, SeedableRng};
@@ -30,13 +30,13 @@ pub struct SelfPlay {
 }
 
 /// Plays training game number `index` from `opening` (moves from the start position) and returns
-/// its labelled positions.
+/// its record; [`GameRecord::samples`] labels its positions.
 pub fn play_game<P: Evaluate>(
     searcher: &Searcher,
     config: &SelfPlay,
     opening: &[Move],
     index: u64,
-) -> Vec<Sample> {
+) -> GameRecord {
     let mut rng = StdRng::seed_from_u64(
         config
             .seed
@@ -47,72 +47,68 @@ pub fn play_game<P: Evaluate>(
     // A game depends on its number alone, not on what the table kept from the games before.
     searcher.clear();
     let mut pos = P::start();
-    let mut ply = 0u32;
+    let mut moves = Vec::new();
     for &mv in opening {
         match pos.try_play(mv) {
             Ok(next) => pos = next,
             Err(_) => break,
         }
-        ply += 1;
+        moves.push(mv);
     }
     // Without an opening, a few random moves make the games differ.
     if opening.is_empty() {
-        while ply < config.random_opening && !pos.is_game_over() {
-            pos = pos.play_unchecked(random_move(&pos, &mut rng));
-            ply += 1;
+        while (moves.len() as u32) < config.random_opening && !pos.is_game_over() {
+            let mv = random_move(&pos, &mut rng);
+            pos = pos.play_unchecked(mv);
+            moves.push(mv);
         }
     }
-    // Positions before the solve point, with their side to move.
-    let mut midgame: Vec<(P, Color)> = Vec::new();
+    let opening_plies = moves.len() as u32;
     while !pos.is_game_over() && pos.empty_count() > config.solve_empties {
-        let moves = pos.legal_moves();
-        let mv = if moves.len() > 1 && ply < config.random_until && rng.random_bool(config.epsilon)
+        if pos.must_pass() {
+            pos = pos.play_pass_unchecked();
+            continue;
+        }
+        let legal = pos.legal_moves();
+        let ply = moves.len() as u32;
+        let mv = if legal.len() > 1 && ply < config.random_until && rng.random_bool(config.epsilon)
         {
-            moves[rng.random_range(0..moves.len())]
-        } else if moves.len() == 1 {
-            moves[0]
+            legal[rng.random_range(0..legal.len())]
+        } else if legal.len() == 1 {
+            legal[0]
         } else {
-            midgame.push((pos, pos.side_to_move()));
             let result = searcher.search(&pos, &Limits::depth(config.depth), &stop, &mut |_| {});
-            result.best.unwrap_or(moves[0])
+            result.best.unwrap_or(legal[0])
         };
         pos = pos.play_unchecked(mv);
-        ply += 1;
+        moves.push(mv);
     }
-    let mut samples = Vec::new();
-    // The perfect ending: every position solved.
+    // The perfect ending: every move by an exact solve.
+    let solve_ply = moves.len() as u32;
     let exact = Limits {
         exact: true,
         ..Limits::default()
     };
-    let mut outcome: Option<(i32, Color)> = None;
     while !pos.is_game_over() {
         if pos.must_pass() {
             pos = pos.play_pass_unchecked();
             continue;
         }
         let result = searcher.search(&pos, &exact, &stop, &mut |_| {});
-        let score = result.score / DISC;
-        outcome.get_or_insert((score, pos.side_to_move()));
-        samples.push(sample(&pos, score));
-        match result.best {
-            Some(mv) => pos = pos.play_unchecked(mv),
-            None => break,
-        }
+        let Some(mv) = result.best else { break };
+        pos = pos.play_unchecked(mv);
+        moves.push(mv);
     }
-    let (score, color) = outcome.unwrap_or((pos.final_score(), pos.side_to_move()));
-    for (p, side) in midgame {
-        let s = if side == color { score } else { -score };
-        samples.push(sample(&p, s));
-    }
-    samples
-}
-
-fn sample<P: Position>(pos: &P, score: i32) -> Sample {
-    Sample {
-        player: pos.player().low64(),
-        opponent: pos.opponent().low64(),
-        score: score.clamp(-127, 127) as i8,
+    let margin = match pos.side_to_move() {
+        Color::Black => pos.final_score(),
+        Color::White => -pos.final_score(),
+    };
+    GameRecord {
+        index,
+        opening: opening_plies,
+        solve_ply,
+        margin,
+        moves,
     }
 }
 

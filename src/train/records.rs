@@ -1,0 +1,395 @@
+//! Self-play game records: the compact, append-only text form in which training games are kept
+//! (`data/README.md`), and their replay into labelled positions.
+//!
+//! A games file starts with a header line, `#othel-games 1` and `key=value` words that say how its
+//! games were played (board size, depth, solve point, seed, …); further `#` lines are comments.
+//! Every other line is one game: `INDEX OPENING SOLVE MARGIN TRANSCRIPT`, where INDEX is the game's
+//! number (which, with the header, determines the game), OPENING the plies of the opening it
+//! started from, SOLVE the ply from which both sides played perfectly (every position from there
+//! on has the game's result as its exact score), MARGIN black's final disc difference (signed,
+//! empties to the winner) and TRANSCRIPT the moves from the start position, passes left out.
+//! A file is only ever appended to; a last line without its newline is a game cut off by a kill
+//! and is ignored (and cut away before appending again).
+
+use super::samples::Sample;
+use crate::rules::notation::{parse_transcript, write_transcript};
+use crate::rules::{Bits, Color, Move, Position};
+use std::collections::BTreeMap;
+use std::fmt;
+
+/// The first word of a games file.
+pub const MAGIC: &str = "#othel-games";
+/// The format's version.
+pub const VERSION: u32 = 1;
+
+/// One self-play game.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct GameRecord {
+    /// The game's number in its run.
+    pub index: u64,
+    /// Plies of the opening it started from.
+    pub opening: u32,
+    /// The ply from which both sides played perfectly.
+    pub solve_ply: u32,
+    /// Black's final disc difference.
+    pub margin: i32,
+    /// The moves from the start position (passes may be left out).
+    pub moves: Vec<Move>,
+}
+
+/// How a games file's games were played: its header's `key=value` words, in order.
+#[derive(Clone, Debug, PartialEq, Eq, Default)]
+pub struct RecordHeader {
+    /// The words, keys unique.
+    pub fields: BTreeMap<String, String>,
+}
+
+/// What is wrong with a games file or one of its games.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum RecordsError {
+    /// The file does not start with the header line.
+    NotGames,
+    /// The header's version is not one this build reads.
+    Version(String),
+    /// A header word is not `key=value`.
+    BadField(String),
+    /// The header has no board size, or one this caller cannot use.
+    Size(String),
+    /// Line `line` (from 1) is not a game.
+    BadLine {
+        /// The line's number.
+        line: usize,
+        /// What is wrong with it.
+        reason: String,
+    },
+    /// A game does not replay: an illegal move, an unfinished game or a wrong margin.
+    Replay {
+        /// The game's number.
+        index: u64,
+        /// What went wrong.
+        reason: String,
+    },
+}
+
+impl fmt::Display for RecordsError {
+    fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        match self {
+            RecordsError::NotGames => write!(f, "not an othel games file (no '{MAGIC}' header)"),
+            RecordsError::Version(v) => write!(f, "games file version {v} is not {VERSION}"),
+            RecordsError::BadField(w) => write!(f, "header word '{w}' is not key=value"),
+            RecordsError::Size(s) => write!(f, "{s}"),
+            RecordsError::BadLine { line, reason } => write!(f, "line {line}: {reason}"),
+            RecordsError::Replay { index, reason } => write!(f, "game {index}: {reason}"),
+        }
+    }
+}
+
+impl std::error::Error for RecordsError {}
+
+impl RecordHeader {
+    /// A header from `key=value` pairs.
+    pub fn new<'a>(pairs: impl IntoIterator<Item = (&'a str, String)>) -> RecordHeader {
+        RecordHeader {
+            fields: pairs.into_iter().map(|(k, v)| (k.to_string(), v)).collect(),
+        }
+    }
+
+    /// The value of `key`.
+    pub fn get(&self, key: &str) -> Option<&str> {
+        self.fields.get(key).map(String::as_str)
+    }
+
+    /// The board side the games are on.
+    pub fn size(&self) -> Result<usize, RecordsError> {
+        self.get("size")
+            .and_then(|s| s.parse().ok())
+            .ok_or_else(|| RecordsError::Size("the header gives no board size".into()))
+    }
+
+    /// The header line, newline included.
+    pub fn to_line(&self) -> String {
+        let mut line = format!("{MAGIC} {VERSION}");
+        for (k, v) in &self.fields {
+            line.push(' ');
+            line.push_str(k);
+            line.push('=');
+            line.push_str(v);
+        }
+        line.push('\n');
+        line
+    }
+
+    fn parse(line: &str) -> Result<RecordHeader, RecordsError> {
+        let mut words = line.split_whitespace();
+        if words.next() != Some(MAGIC) {
+            return Err(RecordsError::NotGames);
+        }
+        match words.next() {
+            Some(v) if v == VERSION.to_string() => {}
+            Some(v) => return Err(RecordsError::Version(v.to_string())),
+            None => return Err(RecordsError::Version("(none)".into())),
+        }
+        let mut fields = BTreeMap::new();
+        for word in words {
+            let (k, v) = word
+                .split_once('=')
+                .ok_or_else(|| RecordsError::BadField(word.to_string()))?;
+            fields.insert(k.to_string(), v.to_string());
+        }
+        Ok(RecordHeader { fields })
+    }
+}
+
+impl GameRecord {
+    /// The game's line, newline included.
+    pub fn to_line(&self) -> String {
+        format!(
+            "{} {} {} {:+} {}\n",
+            self.index,
+            self.opening,
+            self.solve_ply,
+            self.margin,
+            write_transcript(&self.moves)
+        )
+    }
+
+    fn parse(text: &str) -> Result<GameRecord, String> {
+        let mut words = text.split_whitespace();
+        let mut number = |what: &str| -> Result<i64, String> {
+            let word = words.next().ok_or_else(|| format!("no {what}"))?;
+            word.parse::<i64>()
+                .map_err(|_| format!("{what} '{word}' is not a number"))
+        };
+        let index = number("game number")?;
+        let opening = number("opening length")?;
+        let solve_ply = number("solve ply")?;
+        let margin = number("margin")?;
+        let (Ok(index), Ok(opening), Ok(solve_ply), Ok(margin)) = (
+            u64::try_from(index),
+            u32::try_from(opening),
+            u32::try_from(solve_ply),
+            i32::try_from(margin),
+        ) else {
+            return Err("a number out of range".into());
+        };
+        let transcript = words.next().unwrap_or("");
+        if let Some(extra) = words.next() {
+            return Err(format!("unexpected '{extra}' after the moves"));
+        }
+        let moves = parse_transcript(transcript).map_err(|e| e.to_string())?;
+        Ok(GameRecord {
+            index,
+            opening,
+            solve_ply,
+            margin,
+            moves,
+        })
+    }
+
+    /// Replays the game and labels its positions: every position from the end of the opening on
+    /// where the side to move has a placement, with the game's final margin from that side's view.
+    /// From the solve ply on that is the position's exact score; before it, the result the game
+    /// reached (Logistello's labels). Errors when a move is illegal, the game does not end, or its
+    /// end is not the recorded margin.
+    pub fn samples<P: Position<Bits = u64>>(&self) -> Result<Vec<Sample>, RecordsError> {
+        let fail = |reason: String| RecordsError::Replay {
+            index: self.index,
+            reason,
+        };
+        let mut positions: Vec<P> = Vec::with_capacity(self.moves.len());
+        let mut pos = P::start();
+        for (ply, &mv) in self.moves.iter().enumerate() {
+            if mv != Move::Pass && pos.must_pass() {
+                pos = pos.play_pass_unchecked();
+            }
+            if ply >= self.opening as usize && mv != Move::Pass {
+                positions.push(pos);
+            }
+            pos = pos
+                .try_play(mv)
+                .map_err(|e| fail(format!("move {}: {e}", ply + 1)))?;
+        }
+        if pos.must_pass() && !pos.is_game_over() {
+            pos = pos.play_pass_unchecked();
+        }
+        if !pos.is_game_over() {
+            return Err(fail("the moves do not finish the game".into()));
+        }
+        let black_margin = match pos.side_to_move() {
+            Color::Black => pos.final_score(),
+            Color::White => -pos.final_score(),
+        };
+        if black_margin != self.margin {
+            return Err(fail(format!(
+                "the game ends {black_margin:+}, not {:+} as recorded",
+                self.margin
+            )));
+        }
+        Ok(positions
+            .iter()
+            .map(|p| {
+                let score = match p.side_to_move() {
+                    Color::Black => self.margin,
+                    Color::White => -self.margin,
+                };
+                Sample {
+                    player: p.player().low64(),
+                    opponent: p.opponent().low64(),
+                    score: score.clamp(-127, 127) as i8,
+                }
+            })
+            .collect())
+    }
+}
+
+/// A games file read: its header, its games, and whether its last line was cut off.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct GamesFile {
+    /// How the games were played.
+    pub header: RecordHeader,
+    /// The games, in file order.
+    pub games: Vec<GameRecord>,
+    /// Bytes of whole lines: what is left after cutting away a last line without its newline.
+    pub whole_len: usize,
+}
+
+/// Reads a games file's text.
+pub fn read(text: &str) -> Result<GamesFile, RecordsError> {
+    let whole_len = text.rfind('\n').map_or(0, |i| i + 1);
+    let whole = &text[..whole_len];
+    let mut lines = whole.lines().enumerate();
+    let header = match lines.next() {
+        Some((_, line)) => RecordHeader::parse(line)?,
+        None => return Err(RecordsError::NotGames),
+    };
+    let mut games = Vec::new();
+    for (n, line) in lines {
+        let line = line.trim();
+        if line.is_empty() || line.starts_with('#') {
+            continue;
+        }
+        games.push(
+            GameRecord::parse(line).map_err(|reason| RecordsError::BadLine {
+                line: n + 1,
+                reason,
+            })?,
+        );
+    }
+    Ok(GamesFile {
+        header,
+        games,
+        whole_len,
+    })
+}
+
+/// Tells a games file from a samples file by its first bytes.
+pub fn is_games(bytes: &[u8]) -> bool {
+    bytes.starts_with(MAGIC.as_bytes())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::Othello;
+    use crate::rules::geometry::Size8;
+
+    fn header() -> RecordHeader {
+        RecordHeader::new([("size", "8".to_string()), ("depth", "10".to_string())])
+    }
+
+    // A whole game: f5d6c3d3c4f4f6f3e6e7 … found by playing the first legal move until the end.
+    fn first_move_game() -> GameRecord {
+        let mut pos = Othello::<Size8>::start();
+        let mut moves = Vec::new();
+        while !pos.is_game_over() {
+            let mv = if pos.must_pass() {
+                Move::Pass
+            } else {
+                pos.legal_moves()[0]
+            };
+            moves.push(mv);
+            pos = pos.try_play(mv).unwrap();
+        }
+        let margin = match pos.side_to_move() {
+            Color::Black => pos.final_score(),
+            Color::White => -pos.final_score(),
+        };
+        GameRecord {
+            index: 7,
+            opening: 2,
+            solve_ply: 40,
+            margin,
+            moves: moves.into_iter().filter(|m| *m != Move::Pass).collect(),
+        }
+    }
+
+    #[test]
+    fn games_survive_the_file_form() {
+        let game = first_move_game();
+        let text = header().to_line() + "# a comment\n" + &game.to_line();
+        let file = read(&text).unwrap();
+        assert_eq!(file.header, header());
+        assert_eq!(file.games, vec![game.clone()]);
+        assert_eq!(file.whole_len, text.len());
+        // A line cut off by a kill is left out, and whole_len says where to cut.
+        let cut = text.clone() + "8 2 40 +4 f5d6c3";
+        let file = read(&cut).unwrap();
+        assert_eq!(file.games, vec![game]);
+        assert_eq!(file.whole_len, text.len());
+    }
+
+    #[test]
+    fn replay_labels_every_position_after_the_opening_with_the_result() {
+        let game = first_move_game();
+        let samples = game.samples::<Othello<Size8>>().unwrap();
+        let placements_after_opening = game.moves.len() - 2;
+        assert_eq!(samples.len(), placements_after_opening);
+        // The first labelled position is the one after f5 d6 (or whatever the first two were),
+        // black to move: its label is black's margin.
+        assert_eq!(samples[0].score as i32, game.margin);
+        assert_eq!((samples[0].player | samples[0].opponent).count_ones(), 6);
+        // The last is one move from the end; its side's view of the same result.
+        let last = samples.last().unwrap();
+        assert_eq!((last.player | last.opponent).count_ones(), 63);
+    }
+
+    #[test]
+    fn bad_games_are_errors() {
+        let game = first_move_game();
+        let mut wrong = game.clone();
+        wrong.margin += 2;
+        assert!(matches!(
+            wrong.samples::<Othello<Size8>>(),
+            Err(RecordsError::Replay { .. })
+        ));
+        let mut short = game.clone();
+        short.moves.truncate(30);
+        assert!(short.samples::<Othello<Size8>>().is_err());
+        let mut illegal = game;
+        illegal.moves[0] = "a1".parse().unwrap();
+        assert!(illegal.samples::<Othello<Size8>>().is_err());
+        let head = header().to_line();
+        for bad in [
+            "x 2 40 +4 f5",
+            "1 2 40",
+            "1 2 40 +4 f5 d6",
+            "1 -2 40 +4 f5",
+            "1 2 40 +4 z9",
+        ] {
+            let text = format!("{head}{bad}\n");
+            assert!(
+                matches!(read(&text), Err(RecordsError::BadLine { line: 2, .. })),
+                "{bad}"
+            );
+        }
+        assert_eq!(read("1 2 3 +4 f5\n"), Err(RecordsError::NotGames));
+        assert!(matches!(
+            read("#othel-games 9 size=8\n"),
+            Err(RecordsError::Version(_))
+        ));
+        assert!(matches!(
+            read("#othel-games 1 size\n"),
+            Err(RecordsError::BadField(_))
+        ));
+    }
+}
