@@ -209,12 +209,16 @@ fn nboard_hint_3_solves_ffo_1_exactly() {
 #[test]
 fn nboard_ignores_what_it_does_not_understand_and_reports_bad_input() {
     let mut e = Engine::start_with(&["--nboard", "--threads", "1"]);
-    // Lines it cannot read are ignored (and logged): no reply at all.
+    // Lines that are no command are ignored (and logged): no reply at all.
     e.send("frobnicate 3");
-    e.send("set depth banana");
-    e.send("move z9");
     e.send("ping 1");
     assert_eq!(e.expect_line(5 * SECOND), "pong 1");
+    // Commands with arguments it cannot read say so in the status line, as illegal moves do.
+    for bad in ["set depth banana", "move z9", "move zz"] {
+        e.send(bad);
+        let status = e.expect_line(5 * SECOND);
+        assert!(status.starts_with("status error: "), "{bad}: {status}");
+    }
     // Lines it reads but cannot carry out say so in the status line.
     e.send("move f5");
     e.send("move f5");
@@ -323,4 +327,136 @@ fn gtp_undo_illegal_moves_unknown_commands_and_ids() {
     assert!(start.elapsed() < 2 * SECOND);
     e.send("quit");
     assert_eq!(gtp_reply(&e), ["="]);
+}
+
+#[test]
+fn gtp_with_a_clock_searches_every_move_after_one_ends_on_time() {
+    // Quarry's "time per move": byo-yomi of one stone, told before every genmove. Every search
+    // ends on its time limit on 10x10; before the fix the flag that limit raised stayed up, and
+    // every later genmove answered at once with an unsearched move.
+    let mut engine = Engine::start_with(&["--gtp", "--threads", "1", "--book", "off"]);
+    assert_eq!(gtp(&mut engine, "boardsize 10"), "=");
+    assert_eq!(gtp(&mut engine, "time_settings 0 1 1"), "=");
+    for color in ["b", "w", "b", "w"] {
+        assert_eq!(gtp(&mut engine, &format!("time_left {color} 1 1")), "=");
+        let started = Instant::now();
+        let reply = gtp(&mut engine, &format!("genmove {color}"));
+        let took = started.elapsed();
+        assert!(reply.starts_with("= ") && reply != "= pass", "{reply}");
+        assert!(
+            took >= Duration::from_millis(30),
+            "genmove {color} took {took:?}"
+        );
+        assert!(took < 2 * SECOND, "genmove {color} took {took:?}");
+    }
+}
+
+#[test]
+fn gtp_takes_passes_once_the_game_is_over_and_undo_stays_in_step() {
+    let mut engine = Engine::start_with(&["--gtp", "--threads", "1"]);
+    assert_eq!(gtp(&mut engine, "boardsize 4"), "=");
+    for (color, mv) in [
+        ("b", "b1"),
+        ("w", "a1"),
+        ("b", "a2"),
+        ("w", "c1"),
+        ("b", "d4"),
+        ("w", "a3"),
+        ("b", "d1"),
+        ("w", "b4"),
+        ("b", "a4"),
+        ("w", "c4"),
+    ] {
+        assert_eq!(gtp(&mut engine, &format!("play {color} {mv}")), "=", "{mv}");
+    }
+    assert_eq!(gtp(&mut engine, "final_score"), "= W+10");
+    assert_eq!(gtp(&mut engine, "genmove b"), "= pass");
+    // A controller mirroring that pass (or the other engine's) is not refused...
+    assert_eq!(gtp(&mut engine, "play b pass"), "=");
+    assert_eq!(gtp(&mut engine, "play w pass"), "=");
+    // ...and undo takes back those passes first, then c4.
+    for _ in 0..3 {
+        assert_eq!(gtp(&mut engine, "undo"), "=");
+        assert_eq!(gtp(&mut engine, "final_score"), "= W+10");
+    }
+    assert_eq!(gtp(&mut engine, "undo"), "=");
+    assert_ne!(gtp(&mut engine, "final_score"), "= W+10");
+    // Placements still are refused once the game is over.
+    assert_eq!(gtp(&mut engine, "play w c4"), "=");
+    assert!(gtp(&mut engine, "play b c3").starts_with("? illegal move"));
+}
+
+/// Waits for the engine to exit by itself; panics after `within`.
+fn exits_within(engine: &mut Engine, within: Duration) {
+    let deadline = Instant::now() + within;
+    while Instant::now() < deadline {
+        if let Ok(Some(status)) = engine.child.try_wait() {
+            assert!(status.success(), "{status:?}");
+            return;
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    panic!("the engine still runs {within:?} after its input ended");
+}
+
+#[test]
+fn the_end_of_input_ends_endless_searches_with_their_answer() {
+    // The engine's protocol: `go infinite`, then the input ends.
+    let mut engine = Engine::start_with(&["--threads", "1"]);
+    engine.send("go infinite");
+    std::thread::sleep(Duration::from_millis(100));
+    engine.close_input();
+    let (best, _) = engine.until("bestmove ", 10 * SECOND);
+    assert_ne!(best, "bestmove none");
+    exits_within(&mut engine, 10 * SECOND);
+
+    // NBoard at depth 40, and GTP genmove at depth 40: a move, then the exit.
+    let mut engine = Engine::start_with(&["--nboard", "--threads", "1", "--book", "off"]);
+    engine.send("nboard 2");
+    engine.send("set depth 40");
+    engine.send("set game (;GM[Othello]PC[x]BO[8 ---------------------------O*------*O--------------------------- *]B[F5];)");
+    engine.send("go");
+    engine.close_input();
+    let (played, _) = engine.until("=== ", 10 * SECOND);
+    assert!(played.len() > 4, "{played}");
+    exits_within(&mut engine, 10 * SECOND);
+
+    let mut engine =
+        Engine::start_with(&["--gtp", "--threads", "1", "--depth", "40", "--book", "off"]);
+    engine.send("genmove b");
+    engine.close_input();
+    let reply = gtp_reply(&engine);
+    assert!(reply[0].starts_with("= "), "{reply:?}");
+    exits_within(&mut engine, 10 * SECOND);
+}
+
+#[test]
+fn a_closed_output_ends_the_engine() {
+    use std::io::Write;
+    for (args, script) in [
+        (&["--threads", "1"][..], "go infinite\n"),
+        (
+            &["--nboard", "--threads", "1"],
+            "nboard 2\nset depth 40\ngo\n",
+        ),
+    ] {
+        let mut child = common::engine::spawn_piped(args);
+        // The front end goes away without reading: the engine's next line fails to write.
+        drop(child.stdout.take());
+        let mut stdin = child.stdin.take().expect("stdin");
+        stdin
+            .write_all(script.as_bytes())
+            .expect("the engine reads");
+        // The input stays open: only the closed output can end it.
+        let deadline = Instant::now() + 20 * SECOND;
+        let status = loop {
+            if let Ok(Some(status)) = child.try_wait() {
+                break status;
+            }
+            assert!(Instant::now() < deadline, "{args:?}: still running");
+            std::thread::sleep(Duration::from_millis(20));
+        };
+        assert!(status.success(), "{args:?}: {status:?}");
+        drop(stdin);
+    }
 }

@@ -261,3 +261,105 @@ fn invalid_utf8_is_an_error_line() {
     assert!(lines[0].starts_with("error "));
     assert!(lines[1].starts_with("board "));
 }
+
+#[test]
+fn go_refuses_what_would_search_without_its_bound() {
+    let script = "go multipv 0\ngo multipv 65\ngo multipv 1000000\ngo winc 100\ngo binc 5 wtime 100\ngo depth 0\ngo movestogo 3\nmoves\n";
+    let lines = run_script(script);
+    assert_eq!(lines.len(), 8, "{lines:#?}");
+    for line in &lines[..7] {
+        assert!(line.starts_with("error go "), "{line}");
+    }
+    assert!(lines[0].contains("1 to 64"), "{}", lines[0]);
+    assert!(lines[3].contains("needs wtime"), "{}", lines[3]);
+    assert!(lines[4].contains("needs btime"), "{}", lines[4]);
+    assert_eq!(lines[7], "moves d3 c4 f5 e6");
+}
+
+#[test]
+fn option_keywords_are_not_case_sensitive_and_othel_shows_the_defaults() {
+    let lines = run_script(
+        "setoption size=-1\nsetoption book=/x/y\nsetoption Book=OFF\nsetoption VARIANT=Lehto size=11\nothel\nposition startpos\ngo depth 1\n",
+    );
+    assert!(
+        !lines
+            .iter()
+            .any(|l| l.contains("No such file") && l.contains("OFF")),
+        "{lines:#?}"
+    );
+    // No book move: the search ran (book=OFF was taken as off, not as a file named OFF).
+    assert!(
+        lines.iter().any(|l| l.starts_with("info depth 1 ")),
+        "{lines:#?}"
+    );
+    assert!(
+        lines.contains(&"option name size type spin default 8 min 4 max 19".to_string()),
+        "{lines:#?}"
+    );
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.starts_with("option name variant type combo default othello ")),
+        "{lines:#?}"
+    );
+    let size_error = lines
+        .iter()
+        .find(|l| l.contains("size=-1"))
+        .expect("an error");
+    assert!(size_error.contains("from 4 to 19"), "{size_error}");
+    let book_error = lines.iter().find(|l| l.contains("/x/y")).expect("an error");
+    assert_eq!(
+        book_error.matches("/x/y").count(),
+        2,
+        "the path, then the line: {book_error}"
+    );
+}
+
+#[test]
+fn movetime_spends_the_time_it_gives() {
+    // Not a speed test: the answer must not come long before the time given (it came after about
+    // half of it), nor long after.
+    let started = Instant::now();
+    let lines = run_script("setoption book=off threads=1\nposition startpos\ngo movetime 600\n");
+    let took = started.elapsed();
+    assert!(
+        lines.last().is_some_and(|l| l.starts_with("bestmove ")),
+        "{lines:?}"
+    );
+    assert!(took >= Duration::from_millis(550), "{took:?}");
+}
+
+#[test]
+fn wld_scores_are_signs_and_evaluations_always_have_decimals() {
+    let lines = run_script(
+        "setoption book=off\nposition board --XXXXX--OOOXX-O-OOOXXOX-OXOXOXXOXXXOXXX--XOXOXX-XXXOOO--OOOOO-- X\ngo wld multipv 3\n",
+    );
+    let wld: Vec<&String> = lines.iter().filter(|l| l.contains(" wld score ")).collect();
+    assert!(!wld.is_empty(), "{lines:#?}");
+    for line in wld {
+        let score = line
+            .split(" score ")
+            .nth(1)
+            .unwrap()
+            .split(' ')
+            .next()
+            .unwrap();
+        assert!(["+1", "+0", "-1"].contains(&score), "{line}");
+    }
+    for line in lines
+        .iter()
+        .filter(|l| l.starts_with("info depth ") && !l.contains(" wld "))
+    {
+        let score = line
+            .split(" score ")
+            .nth(1)
+            .unwrap()
+            .split(' ')
+            .next()
+            .unwrap();
+        assert!(
+            score.contains('.'),
+            "an evaluation without decimals: {line}"
+        );
+    }
+}

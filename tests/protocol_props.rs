@@ -102,7 +102,7 @@ proptest! {
         lines in proptest::collection::vec(gtp_line(), 1..30)
     ) {
         let searcher = Searcher::new(1, 1).expect("a searcher");
-        let mut engine = GtpEngine::new(searcher, 1);
+        let mut engine = GtpEngine::new(searcher, Some(1));
         for line in &lines {
             if let Some(response) = engine.respond(line) {
                 prop_assert!(response.text.ends_with("\n\n"));

@@ -408,10 +408,10 @@ impl Book {
         Ok(())
     }
 
-    /// Reads a book file, binary or text.
+    /// Reads a book file, binary or text. Errors do not name the file: the caller does.
     pub fn load(path: &std::path::Path) -> Result<Book, BookError> {
-        let bytes =
-            std::fs::read(path).map_err(|e| BookError::Io(format!("{}: {e}", path.display())))?;
+        // The caller names the file.
+        let bytes = std::fs::read(path).map_err(|e| BookError::Io(e.to_string()))?;
         if bytes.starts_with(MAGIC) {
             Book::from_bytes(&bytes)
         } else if bytes.starts_with(b"# othel book") {

@@ -113,7 +113,7 @@ fn open_or_new(path: &Path, kind: BoardKind) -> Result<Book, CliError> {
     if !path.exists() {
         return Ok(Book::new(kind));
     }
-    let book = Book::load(path).map_err(book_error)?;
+    let book = Book::load(path).map_err(|e| book_error(format!("{}: {e}", path.display())))?;
     if book.kind() != kind {
         return Err(book_error(format!(
             "{} is a {} book, not {kind}",
@@ -269,7 +269,7 @@ pub fn run(command: BookCommand) -> Result<(), CliError> {
 /// A book file, or the built-in book of `kind`.
 fn load_or_embedded(path: Option<&Path>, kind: BoardKind) -> Result<Book, CliError> {
     match path {
-        Some(path) => Book::load(path).map_err(book_error),
+        Some(path) => Book::load(path).map_err(|e| book_error(format!("{}: {e}", path.display()))),
         None => embedded(kind).ok_or_else(|| book_error(format!("no built-in book for {kind}"))),
     }
 }
@@ -319,7 +319,7 @@ fn read_games(path: &Path, kind: BoardKind) -> Result<Vec<GameLine>, CliError> {
                 .parse()
                 .map_err(|e: crate::rules::ggf::GgfError| at(e.to_string()))?;
             if record.kind() != kind {
-                return Err(at(format!("a {} game, not {kind}", record.kind())));
+                return Err(at(format!("the game is {}, not {kind}", record.kind())));
             }
             games.push((
                 Some(record.start.clone()),

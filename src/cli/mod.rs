@@ -27,14 +27,14 @@ pub struct Cli {
     /// Speak GTP (also chosen when the first line is a GTP command).
     #[arg(long)]
     pub gtp: bool,
-    /// Search threads of the engine (default: the machine's cores).
-    #[arg(long)]
+    /// Search threads of the engine, 1-256 (default: the machine's cores).
+    #[arg(long, value_parser = threads_arg)]
     pub threads: Option<usize>,
-    /// Transposition table size of the engine in MB [default: 64].
-    #[arg(long)]
+    /// Transposition table size of the engine in MB, 1-65536 [default: 64].
+    #[arg(long, value_parser = hash_arg)]
     pub hash: Option<usize>,
-    /// Midgame depth of NBoard's and GTP's moves [default: 12].
-    #[arg(long)]
+    /// Midgame depth of NBoard's and GTP's moves, 1-64 (default: by time, 1 s a move on 8x8).
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=64))]
     pub depth: Option<u32>,
     /// The opening book: on (the built-in one), off, or a book file [default: on].
     #[arg(long)]
@@ -89,8 +89,8 @@ pub enum Command {
         /// Which position.
         #[command(flatten)]
         position: PositionArgs,
-        /// Worker threads (1: no pool).
-        #[arg(long, default_value_t = 1)]
+        /// Worker threads, 1-256 (1: no pool).
+        #[arg(long, default_value_t = 1, value_parser = threads_arg)]
         threads: usize,
         /// Plies to count.
         depth: u32,
@@ -167,6 +167,7 @@ pub enum Command {
     },
     /// Searches a fixed list of positions to a fixed depth; the last line is
     /// `<nodes> nodes <nps> nps` (the node count is the same on every run with one thread).
+    #[command(mut_arg("threads", |a| a.help("Search threads, 1-256 (default: 1, whose node count is the same on every run)")))]
     Bench {
         /// Search depth.
         #[arg(long, default_value_t = search_commands::BENCH_DEPTH)]
@@ -231,12 +232,29 @@ pub struct MatchArgs {
 /// Threads and table size of a search.
 #[derive(Args, Debug, Clone)]
 pub struct EngineArgs {
-    /// Worker threads (default: the machine's cores; bench defaults to 1).
-    #[arg(long)]
+    /// Search threads, 1-256 (default: the machine's cores).
+    #[arg(long, value_parser = threads_arg)]
     pub threads: Option<usize>,
-    /// Transposition table size in MB.
-    #[arg(long, default_value_t = 64)]
+    /// Transposition table size in MB, 1-65536.
+    #[arg(long, default_value_t = 64, value_parser = hash_arg)]
     pub hash: usize,
+}
+
+/// A `--threads` value: 1 to [`crate::search::MAX_THREADS`].
+pub fn threads_arg(text: &str) -> Result<usize, String> {
+    bounded_arg(text, crate::search::MAX_THREADS)
+}
+
+/// A `--hash` value in MB: 1 to [`crate::search::MAX_HASH_MB`].
+pub fn hash_arg(text: &str) -> Result<usize, String> {
+    bounded_arg(text, crate::search::MAX_HASH_MB)
+}
+
+fn bounded_arg(text: &str, max: usize) -> Result<usize, String> {
+    match text.parse::<usize>() {
+        Ok(n) if (1..=max).contains(&n) => Ok(n),
+        _ => Err(format!("a whole number from 1 to {max}")),
+    }
 }
 
 impl EngineArgs {

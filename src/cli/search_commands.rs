@@ -5,7 +5,7 @@ use crate::eval::{DISC, Evaluate};
 use crate::rules::geometry::Size8;
 use crate::rules::notation::{ObfLine, Setup};
 use crate::rules::{Game, Move, Othello};
-use crate::search::{Limits, Precision, Report, SearchResult, Searcher, format_score};
+use crate::search::{Limits, Precision, Report, SearchResult, Searcher, format_score_of};
 use crate::with_position_type;
 use std::path::Path;
 use std::sync::atomic::AtomicBool;
@@ -175,7 +175,7 @@ pub fn bench(depth: u32, engine: &EngineArgs) -> Result<(), CliError> {
             "position {} depth {} best {best} score {} nodes {} time {:.3}",
             i + 1,
             result.depth,
-            format_score(result.score),
+            format_score_of(result.score, result.precision),
             result.nodes,
             result.time.as_secs_f64()
         );

@@ -68,11 +68,11 @@ pub enum TrainCommand {
         /// Game i is seeded with SEED + i.
         #[arg(long, default_value_t = 1)]
         seed: u64,
-        /// Games played at once (default: the machine's cores).
-        #[arg(long)]
+        /// Games played at once, 1-256 (default: the machine's cores).
+        #[arg(long, value_parser = super::threads_arg)]
         threads: Option<usize>,
         /// Transposition table of each game's searcher, in MB.
-        #[arg(long, default_value_t = 16)]
+        #[arg(long, default_value_t = 16, value_parser = super::hash_arg)]
         hash: usize,
         /// The games file (.samples: a samples file), appended to when it exists.
         #[arg(long)]

@@ -22,10 +22,11 @@ pub enum BookSetting {
 impl BookSetting {
     /// Reads `on`, `off` or a path.
     pub fn parse(value: &str) -> BookSetting {
-        match value {
+        // Keywords in any case, as every keyword of the protocol; anything else is a file.
+        match value.to_ascii_lowercase().as_str() {
             "on" | "true" | "default" => BookSetting::On,
             "off" | "false" | "none" => BookSetting::Off,
-            path => BookSetting::Path(path.to_string()),
+            _ => BookSetting::Path(value.to_string()),
         }
     }
 }
@@ -55,7 +56,8 @@ pub struct BookChoice {
 
 impl BookChoice {
     /// Loads the book `setting` names for `kind`. A file that cannot be read is an error, and the
-    /// engine is left without a book.
+    /// engine is left without a book (the protocols go on without one; a one-shot command stops). The
+    /// error names the file but not that it is a book: the caller says so.
     pub fn load(&mut self, setting: BookSetting, kind: BoardKind) -> Result<(), String> {
         self.setting = setting;
         self.book = None;
@@ -67,13 +69,12 @@ impl BookChoice {
                 Ok(())
             }
             BookSetting::Path(path) => {
-                let book = Book::load(std::path::Path::new(path))
-                    .map_err(|e| format!("book {path}: {e}; going on without a book"))?;
+                // A path can be anything a user typed: quoted, and shortened when long.
+                let name = super::command::quote(path);
+                let book =
+                    Book::load(std::path::Path::new(path)).map_err(|e| format!("{name}: {e}"))?;
                 if book.kind() != kind {
-                    return Err(format!(
-                        "book {path} is for {}, not {kind}; going on without a book",
-                        book.kind()
-                    ));
+                    return Err(format!("{name} is for {}, not {kind}", book.kind()));
                 }
                 self.book = Some(Arc::new(book));
                 self.file = Some(path.clone());
@@ -89,7 +90,7 @@ impl BookChoice {
             return;
         }
         if let Err(e) = self.load(self.setting.clone(), kind) {
-            log::warn!("{e}");
+            log::warn!("book {e}; going on without a book");
         }
     }
 

@@ -183,7 +183,35 @@ fn go_param(input: &str) -> IResult<&str, GoParam> {
     .parse(input)
 }
 
+/// The most lines `multipv` (the option and `go`'s parameter) may ask for.
+pub const MAX_MULTIPV: usize = 64;
+
 impl GoParams {
+    /// Refuses what would search without the bound it seems to give, or asks the impossible.
+    fn check(&self) -> Result<(), String> {
+        if self.depth == Some(0) {
+            return Err("go depth takes a depth of at least 1".into());
+        }
+        if let Some(k) = self.multipv
+            && !(1..=MAX_MULTIPV).contains(&k)
+        {
+            return Err(format!("go multipv takes 1 to {MAX_MULTIPV}, not {k}"));
+        }
+        if self.winc.is_some() && self.wtime.is_none() {
+            return Err("go winc needs wtime (an increment without the time left)".into());
+        }
+        if self.binc.is_some() && self.btime.is_none() {
+            return Err("go binc needs btime (an increment without the time left)".into());
+        }
+        if self.movestogo == Some(0) {
+            return Err("go movestogo takes at least 1".into());
+        }
+        if self.movestogo.is_some() && self.wtime.is_none() && self.btime.is_none() {
+            return Err("go movestogo needs wtime or btime".into());
+        }
+        Ok(())
+    }
+
     fn set(&mut self, param: GoParam) {
         match param {
             GoParam::Depth(n) => self.depth = Some(n),
@@ -262,6 +290,7 @@ pub fn parse(line: &str) -> Result<Command, ParseError> {
             for param in params {
                 go.set(param);
             }
+            go.check().map_err(|e| fail(&e))?;
             Ok(Command::Go(go))
         }
         "perft" => {

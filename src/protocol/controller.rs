@@ -2,13 +2,13 @@
 //! never waits for a search, which runs on a thread of its own and prints its own replies.
 
 use super::book_choice::{BookChoice, BookSetting};
-use super::command::{Command, GoParams, Start, quote};
+use super::command::{Command, GoParams, MAX_MULTIPV, Start, quote};
 use super::output::Output;
 use super::session::{Session, new_session};
 use crate::rules::ggf::GgfRecord;
-use crate::rules::notation::Setup;
+use crate::rules::notation::ObfLine;
 use crate::rules::{BoardKind, Color, Move, Variant};
-use crate::search::{Clock, Limits, Report, Searcher, format_score};
+use crate::search::{Clock, Limits, MAX_HASH_MB, MAX_THREADS, Report, Searcher, format_score};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
 use std::thread::JoinHandle;
@@ -45,9 +45,6 @@ impl Default for Options {
 }
 
 /// Bounds of the numeric options.
-const MAX_THREADS: usize = 256;
-const MAX_HASH_MB: usize = 65536;
-const MAX_MULTIPV: usize = 64;
 const MAX_BOOKRANDOM: usize = 64;
 
 /// What the loop does after a command.
@@ -70,6 +67,8 @@ pub struct Controller {
     search: Option<JoinHandle<()>>,
     /// Whether the running job is a search (which obeys the stop flag) rather than a perft.
     job_stops: bool,
+    /// Whether the running search is `go infinite`, which only a `stop` ends.
+    job_infinite: bool,
     /// Raised by `go`, lowered by the search thread just before it prints `bestmove`, so that a
     /// command sent after `bestmove` is never taken for one sent during the search.
     searching: Arc<AtomicBool>,
@@ -84,7 +83,7 @@ impl Controller {
             Searcher::new(options.threads, options.hash_mb).map_err(|e| e.to_string())?;
         let mut book = BookChoice::default();
         if let Err(e) = book.load(options.book.clone(), options.kind) {
-            log::warn!("{e}");
+            log::warn!("book {e}; going on without a book");
         }
         Ok(Controller {
             out,
@@ -95,6 +94,7 @@ impl Controller {
             stop,
             search: None,
             job_stops: false,
+            job_infinite: false,
             searching: Arc::new(AtomicBool::new(false)),
         })
     }
@@ -108,6 +108,16 @@ impl Controller {
         if let Some(handle) = self.search.take() {
             let _ = handle.join();
         }
+    }
+
+    /// The end of input: a `go infinite` can no longer be stopped, so it stops now (its `bestmove`
+    /// printed); a bounded search or a perft finishes (`printf 'position startpos\ngo depth 14\n'
+    /// | othel` must still answer).
+    pub fn end_of_input(&mut self) {
+        if self.job_stops && self.job_infinite {
+            self.stop.store(true, Relaxed);
+        }
+        self.finish_search();
     }
 
     /// Ends a running search so that its `bestmove` is printed; a perft, which does not obey the
@@ -180,8 +190,10 @@ impl Controller {
         Flow::Continue
     }
 
+    /// `othel`: who the engine is and its options, each with its default (not its current value,
+    /// which `setoption` may have changed).
     fn identify(&self) {
-        let o = &self.options;
+        let o = &Options::default();
         let lines = [
             format!("id name othel {}", env!("CARGO_PKG_VERSION")),
             "id author the othel developers".to_string(),
@@ -239,7 +251,12 @@ impl Controller {
                 "size" => value
                     .parse::<usize>()
                     .map(|s| size_given = Some(s))
-                    .map_err(|_| format!("size takes a number: '{value}'")),
+                    .map_err(|_| {
+                        format!(
+                            "size takes a whole number from 4 to 19 (even: Othello, odd: Lehto): {}",
+                            quote(value)
+                        )
+                    }),
                 "threads" => number(MAX_THREADS).map(|n| next.threads = n),
                 "hash" => number(MAX_HASH_MB).map(|n| next.hash_mb = n),
                 "multipv" => number(MAX_MULTIPV).map(|n| next.multipv = n),
@@ -282,7 +299,9 @@ impl Controller {
         self.options = next;
         if book_changed {
             // A book that cannot be read leaves the engine without one (the other options stay).
-            self.book.load(self.options.book.clone(), kind)?;
+            self.book
+                .load(self.options.book.clone(), kind)
+                .map_err(|e| format!("book {e}; going on without a book"))?;
         } else {
             self.book.follow_kind(kind);
         }
@@ -298,7 +317,7 @@ impl Controller {
                     .map(|_| session)
                     .map_err(|e| e.to_string())
             }
-            Start::Board(text) => match text.parse::<Setup>() {
+            Start::Board(text) => match text.parse::<ObfLine>().map(|obf| obf.setup) {
                 Ok(setup) => {
                     let mut session = new_session(setup.kind());
                     session
@@ -397,6 +416,7 @@ impl Controller {
         let session = self.session.boxed_clone();
         let searcher = Arc::clone(&self.searcher);
         let stop = Arc::clone(&self.stop);
+        let infinite = limits.infinite;
         self.start_job("othel-go", true, move |out| {
             let multipv = limits.multipv > 1;
             let report_out = Arc::clone(out);
@@ -414,6 +434,7 @@ impl Controller {
                 (Some(best), None) => format!("bestmove {best}"),
             }
         });
+        self.job_infinite = infinite;
     }
 
     fn perft(&mut self, depth: u32) {
@@ -422,6 +443,7 @@ impl Controller {
         self.start_job("othel-perft", false, move |_| {
             session.perft(depth, threads).to_string()
         });
+        self.job_infinite = false;
     }
 
     /// Runs `job` (a search or a perft) on a thread of its own: it may print lines as it goes and

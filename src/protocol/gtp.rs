@@ -1,19 +1,23 @@
 //! GTP, version 2, for Othello on every even board (what Quarry, GoGui-style tools and the GTP
 //! modes of Edax and Egaroucid speak). Commands are handled one at a time, in order: GTP has no
-//! way to interrupt a `genmove`. Replies are `=[id] …` or `?[id] …` followed by an empty line;
-//! coordinates are a1 at the top left, written in small letters and read in any case.
+//! way to interrupt a `genmove`. A reader thread reads the lines, so that the end of input (the
+//! controller went away) stops a running `genmove` within [`super::INPUT_END_GRACE`]. Replies are `=[id] …` or `?[id] …`
+//! followed by an empty line; coordinates are a1 at the top left, written in small letters and
+//! read in any case.
+//!
+//! Without `time_settings`, a `genmove` searches for [`crate::search::limits::default_move_time`] (a human pace scaled
+//! to the board) unless the command line set a depth; with a clock it plays within the clock.
 
+use super::InputEnd;
 use super::book_choice::BookChoice;
 use super::output::Output;
 use super::session::{Session, new_session};
 use crate::rules::{BoardKind, Color, Move, Variant};
 use crate::search::{Clock, Limits, Searcher};
 use std::io::BufRead;
+use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 use std::time::Duration;
-
-/// The midgame depth of `genmove` unless the command line says otherwise.
-pub const DEFAULT_DEPTH: u32 = 12;
 
 /// The commands, as `list_commands` gives them.
 pub const COMMANDS: &[&str] = &[
@@ -122,12 +126,16 @@ pub struct GtpEngine {
     /// `undo` takes back what the controller sent.
     history: Vec<usize>,
     searcher: Searcher,
-    depth: u32,
+    /// The midgame depth set on the command line; `None`: by time.
+    depth: Option<u32>,
     book: BookChoice,
     /// `time_settings`: main time, byo-yomi time, byo-yomi stones; `None`: no time limit.
     settings: Option<(f64, f64, u32)>,
     time_left: [Option<TimeLeft>; 2],
-    stop: AtomicBool,
+    /// The search's stop flag, raised by the reader at the end of input.
+    stop: Arc<AtomicBool>,
+    /// When the input ended: searches may run until a grace after it.
+    input_end: Arc<InputEnd>,
 }
 
 /// What handling a command leads to.
@@ -136,36 +144,45 @@ enum Outcome {
     Quit,
 }
 
-/// Runs GTP on `input` until `quit` or the end of input; `first` is a line already read.
+/// Runs GTP on `input` until `quit` or the end of input; `first` is a line already read. The end
+/// of input stops a running `genmove` (its reply is still written) and ends the loop.
 pub fn run(
     first: Option<String>,
-    mut input: impl BufRead,
+    input: impl BufRead + Send + 'static,
     out: &Output,
     searcher: Searcher,
     depth: Option<u32>,
     book: BookChoice,
 ) -> i32 {
-    let mut engine = GtpEngine::new(searcher, depth.unwrap_or(DEFAULT_DEPTH));
+    let mut engine = GtpEngine::new(searcher, depth);
     engine.book = book;
-    let mut next = first;
-    loop {
-        let line = match next.take() {
-            Some(line) => line,
-            None => match super::read_line(&mut input) {
-                Some(line) => line,
-                None => return 0,
-            },
-        };
-        match engine.respond(&line) {
-            Some(Response { text, quit }) => {
-                out.raw(&text);
-                if quit {
-                    return 0;
+    let (sender, receiver) = std::sync::mpsc::channel::<String>();
+    let stop = Arc::clone(&engine.stop);
+    let input_end = Arc::clone(&engine.input_end);
+    let reader = std::thread::Builder::new()
+        .name("othel-reader".into())
+        .spawn(move || {
+            let mut input = input;
+            while let Some(line) = super::read_line(&mut input) {
+                if sender.send(line).is_err() {
+                    return;
                 }
             }
-            None => continue,
+            input_end.ended(&stop);
+        });
+    if let Err(e) = reader {
+        log::error!("cannot start the input reader: {e}");
+        return 1;
+    }
+    for line in first.into_iter().chain(receiver) {
+        if let Some(Response { text, quit }) = engine.respond(&line) {
+            out.raw(&text);
+            if quit {
+                return 0;
+            }
         }
     }
+    0
 }
 
 /// The reply to one line.
@@ -178,8 +195,8 @@ pub struct Response {
 }
 
 impl GtpEngine {
-    /// An engine on the 8×8 start position.
-    pub fn new(searcher: Searcher, depth: u32) -> GtpEngine {
+    /// An engine on the 8×8 start position, searching to `depth` (`None`: by time).
+    pub fn new(searcher: Searcher, depth: Option<u32>) -> GtpEngine {
         GtpEngine {
             session: new_session(BoardKind::default()),
             history: Vec::new(),
@@ -188,7 +205,8 @@ impl GtpEngine {
             book: BookChoice::default(),
             settings: None,
             time_left: [None, None],
-            stop: AtomicBool::new(false),
+            stop: Arc::new(AtomicBool::new(false)),
+            input_end: Arc::new(InputEnd::default()),
         }
     }
 
@@ -273,6 +291,13 @@ impl GtpEngine {
     /// controller need not send the pass); the board is unchanged on an error.
     fn play_for(&mut self, color: Color, mv: Move) -> Result<(), String> {
         if self.session.is_over() {
+            if mv == Move::Pass {
+                // Both sides can only pass once the game is over: a controller may still send
+                // one (the other engine's `genmove` answered pass). Nothing changes; `undo` takes
+                // back nothing for it.
+                self.history.push(0);
+                return Ok(());
+            }
             return Err("illegal move (the game is over)".to_string());
         }
         let mut added = 0;
@@ -313,6 +338,8 @@ impl GtpEngine {
     fn genmove(&mut self, color: &str) -> Result<String, String> {
         let color = color_arg(color)?;
         if self.session.is_over() {
+            // A pass, as `play` takes it: `undo` takes back nothing for it.
+            self.history.push(0);
             return Ok("pass".to_string());
         }
         if color != self.session.side_to_move() && !self.session.must_pass() {
@@ -330,7 +357,16 @@ impl GtpEngine {
         } else if let Some(book_move) = self.book.choose(self.session.as_ref()) {
             book_move.mv
         } else {
-            let limits = Limits::playing(self.depth, self.session.empties(), self.clock(color));
+            let kind = self.session.kind();
+            let limits = Limits::playing(
+                self.depth,
+                self.session.empties(),
+                kind.size(),
+                self.clock(color),
+            );
+            // Lowered for this search (a time limit raises it), unless the input has ended
+            // longer ago than the grace.
+            self.input_end.start_search(&self.stop);
             let result = self
                 .session
                 .search(&self.searcher, &limits, &self.stop, &mut |_| {});

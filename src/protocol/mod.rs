@@ -108,12 +108,12 @@ pub fn run_with(startup: Startup) -> i32 {
             };
             let setting = book_choice::BookSetting::parse(startup.book.as_deref().unwrap_or("on"));
             if let Err(e) = book.load(setting, crate::rules::BoardKind::default()) {
-                log::error!("{e}");
+                log::error!("book {e}; going on without a book");
             }
+            // The reader thread owns the input: stdin's lock cannot move to it.
+            drop(input);
+            let input = std::io::BufReader::new(std::io::stdin());
             if mode == Mode::Nboard {
-                // The reader thread owns the input: stdin's lock cannot move to it.
-                drop(input);
-                let input = std::io::BufReader::new(std::io::stdin());
                 nboard::run(first, input, out, searcher, startup.depth, book)
             } else {
                 gtp::run(first, input, &out, searcher, startup.depth, book)
@@ -122,6 +122,45 @@ pub fn run_with(startup: Startup) -> i32 {
         _ => {
             drop(input);
             run_othel(first, out, startup)
+        }
+    }
+}
+
+/// How long NBoard's and GTP's searches may go on once the input has ended: a GUI that went
+/// away leaves no orphan searching for long, and a piped session still gets its quick answers.
+pub const INPUT_END_GRACE: std::time::Duration = std::time::Duration::from_secs(1);
+
+/// When the input ended, for the searches of NBoard and GTP: a search may run until
+/// [`INPUT_END_GRACE`] after it. Shared between the reader, which marks it, and the loop.
+#[derive(Default)]
+pub(crate) struct InputEnd(std::sync::OnceLock<std::time::Instant>);
+
+impl InputEnd {
+    /// Marks the end of input (the first mark counts); returns when the grace ends.
+    pub(crate) fn mark(&self) -> std::time::Instant {
+        *self
+            .0
+            .get_or_init(|| std::time::Instant::now() + INPUT_END_GRACE)
+    }
+
+    /// Marks the end of input, then raises `stop` when the grace has passed (blocks that long).
+    pub(crate) fn ended(&self, stop: &AtomicBool) {
+        let deadline = self.mark();
+        std::thread::sleep(deadline.saturating_duration_since(std::time::Instant::now()));
+        stop.store(true, std::sync::atomic::Ordering::SeqCst);
+    }
+
+    /// Lowers `stop` for a new search, unless the grace after the end of input has passed. (If
+    /// the raise in [`InputEnd::ended`] comes before this lowering, the clock read after it is
+    /// past the deadline, so the flag is raised again.)
+    pub(crate) fn start_search(&self, stop: &AtomicBool) {
+        stop.store(false, std::sync::atomic::Ordering::SeqCst);
+        if self
+            .0
+            .get()
+            .is_some_and(|d| std::time::Instant::now() >= *d)
+        {
+            stop.store(true, std::sync::atomic::Ordering::SeqCst);
         }
     }
 }
@@ -197,8 +236,8 @@ fn run_othel(first: Option<String>, out: Arc<Output>, startup: Startup) -> i32 {
             }
         }
     }
-    // End of input: let a running search finish and print its result.
-    controller.finish_search();
+    // End of input: a bounded search finishes and prints its result; an infinite one stops.
+    controller.end_of_input();
     0
 }
 

@@ -21,8 +21,10 @@ use std::sync::mpsc;
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
-/// The midgame depth until the GUI sends `set depth`.
-pub const DEFAULT_DEPTH: u32 = 12;
+/// Charged to the engine's clock for each of its moves on top of the seconds the game record
+/// gives: the record rounds them (GGF writers often to hundredths) and leaves out the time the
+/// move takes to travel, which the controller's clock counts.
+const MOVE_OVERHEAD: f64 = 0.01;
 
 /// A command from the GUI.
 #[derive(Clone, Debug, PartialEq)]
@@ -222,11 +224,15 @@ pub struct NboardEngine {
     /// Seconds each move of the game took, by the colour that made it.
     move_times: Vec<(Color, f64)>,
     clock: Option<GameClock>,
-    depth: u32,
+    /// The midgame depth (`set depth` or the command line); `None`: by time (see
+    /// [`Limits::playing`]).
+    depth: Option<u32>,
     contempt: i32,
     searcher: Arc<Searcher>,
     book: BookChoice,
     stop: Arc<AtomicBool>,
+    /// When the input ended (the GUI has gone): searches may run until a grace after it.
+    input_end: Arc<super::InputEnd>,
     search: Option<JoinHandle<()>>,
     pending: VecDeque<String>,
     to_loop: mpsc::Sender<Message>,
@@ -266,11 +272,12 @@ pub fn run(
         session: new_session(BoardKind::default()),
         move_times: Vec::new(),
         clock: None,
-        depth: depth.unwrap_or(DEFAULT_DEPTH),
+        depth,
         contempt: 0,
         searcher: Arc::new(searcher),
         book,
         stop: Arc::new(AtomicBool::new(false)),
+        input_end: Arc::new(super::InputEnd::default()),
         search: None,
         pending: VecDeque::new(),
         to_loop: sender,
@@ -283,6 +290,14 @@ pub fn run(
             Message::Line(line) => engine.receive(line),
             Message::SearchDone => engine.search_done(),
             Message::EndOfInput => {
+                // The GUI has gone: the running search and the queued ones get a grace, then
+                // stop (a move is still written).
+                engine.input_end.mark();
+                let input_end = Arc::clone(&engine.input_end);
+                let stop = Arc::clone(&engine.stop);
+                let _ = std::thread::Builder::new()
+                    .name("othel-input-end".into())
+                    .spawn(move || input_end.ended(&stop));
                 engine.finish_all();
                 return 0;
             }
@@ -337,7 +352,7 @@ impl NboardEngine {
         }
     }
 
-    /// End of input: let the running search and the queued lines finish.
+    /// End of input: the running search and the queued lines finish (searches stopped).
     fn finish_all(&mut self) {
         loop {
             if let Some(handle) = self.search.take() {
@@ -355,7 +370,17 @@ impl NboardEngine {
         let command = match parse(line) {
             Ok(c) => c,
             Err(e) => {
-                log::warn!("nboard: ignored: {e}");
+                // A line that is no command is ignored, as the protocol asks; a command of the
+                // protocol with bad arguments (`move zz`) is shown, as an illegal move is.
+                const KNOWN: &[&str] = &[
+                    "nboard", "set", "move", "hint", "go", "ping", "learn", "analyze", "quit",
+                ];
+                let word = line.split_whitespace().next().unwrap_or("");
+                if KNOWN.contains(&word) {
+                    self.complain(&e);
+                } else {
+                    log::warn!("nboard: ignored: {e}");
+                }
                 return;
             }
         };
@@ -366,7 +391,7 @@ impl NboardEngine {
                 }
             }
             NboardCommand::SetDepth(depth) => {
-                self.depth = depth;
+                self.depth = Some(depth);
                 self.out.line("set myname othel");
             }
             NboardCommand::SetContempt(c) => self.contempt = c,
@@ -441,7 +466,7 @@ impl NboardEngine {
             .move_times
             .iter()
             .filter(|(c, _)| *c == side)
-            .fold((0.0, 0), |(t, n), (_, s)| (t + s, n + 1));
+            .fold((0.0, 0), |(t, n), (_, s)| (t + s + MOVE_OVERHEAD, n + 1));
         let left = (clock.main + clock.increment * moves as f64 - used).max(0.0);
         Some(Clock {
             time_left: Duration::from_secs_f64(left),
@@ -466,7 +491,8 @@ impl NboardEngine {
             ));
             return;
         }
-        let limits = Limits::playing(self.depth, self.session.empties(), self.side_clock());
+        let size = self.session.kind().size();
+        let limits = Limits::playing(self.depth, self.session.empties(), size, self.side_clock());
         self.start_search(move |session, searcher, stop, out| {
             out.line("status othel is thinking");
             let started = Instant::now();
@@ -487,7 +513,8 @@ impl NboardEngine {
         if self.session.is_over() {
             return self.complain("hint: the game is over");
         }
-        let mut limits = Limits::playing(self.depth, self.session.empties(), None);
+        let size = self.session.kind().size();
+        let mut limits = Limits::playing(self.depth, self.session.empties(), size, None);
         limits.multipv = n.min(self.session.legal_moves().len()).max(1);
         let mover = self.session.side_to_move();
         let view = self.view();
@@ -523,7 +550,8 @@ impl NboardEngine {
                     };
                     view.shown_eval(score, Precision::Exact, mover)
                 } else {
-                    let limits = Limits::playing(depth, position.empties(), None);
+                    let size = position.kind().size();
+                    let limits = Limits::playing(depth, position.empties(), size, None);
                     let result = position.search(searcher, &limits, stop, &mut |_| {});
                     if result.stopped.is_some() {
                         break;
@@ -543,12 +571,17 @@ impl NboardEngine {
     fn learn(&mut self) {
         /// Plies of a game that learning adds.
         const LEARN_PLIES: usize = 24;
+        /// The depth of new book positions when no depth was set.
+        const LEARN_DEPTH: u32 = 12;
         match &mut self.book.book {
             Some(book) => {
                 let book = Arc::make_mut(book);
-                let new = self
-                    .session
-                    .learn(book, &self.searcher, self.depth, LEARN_PLIES);
+                let new = self.session.learn(
+                    book,
+                    &self.searcher,
+                    self.depth.unwrap_or(LEARN_DEPTH),
+                    LEARN_PLIES,
+                );
                 log::info!("nboard: learned the game ({new} new positions)");
                 if let Some(path) = &self.book.file
                     && let Err(e) = book.save(std::path::Path::new(path))
@@ -577,7 +610,7 @@ impl NboardEngine {
         let stop = Arc::clone(&self.stop);
         let out = Arc::clone(&self.out);
         let done = self.to_loop.clone();
-        self.stop.store(false, Relaxed);
+        self.input_end.start_search(&self.stop);
         let spawned = std::thread::Builder::new()
             .name("othel-nboard-search".into())
             .spawn(move || {

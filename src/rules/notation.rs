@@ -308,7 +308,19 @@ pub fn parse_transcript(s: &str) -> Result<Vec<Move>, NotationError> {
                 let first = rest.chars().next().map_or(0, char::len_utf8);
                 let digits = rest[first..].bytes().take_while(u8::is_ascii_digit).count();
                 let len = first + digits;
-                (len, rest[..len].parse::<Move>()?)
+                match rest[..len].parse::<Move>() {
+                    Ok(mv) => (len, mv),
+                    // Name the whole word that is not a move (`moves`), not its first letter.
+                    Err(SquareError::Malformed(_)) => {
+                        let word = rest
+                            .split(|c: char| c.is_whitespace() || c == ',')
+                            .next()
+                            .unwrap_or(rest);
+                        let word: String = word.chars().take(20).collect();
+                        return Err(NotationError::BadMove(SquareError::Malformed(word)));
+                    }
+                    Err(e) => return Err(e.into()),
+                }
             }
         };
         moves.push(mv);

@@ -41,7 +41,7 @@ impl fmt::Display for IllegalMove {
             IllegalReason::OffBoard => "the square is off the board",
             IllegalReason::Occupied => "the square is occupied",
             IllegalReason::FlipsNothing => "it flips no disc",
-            IllegalReason::CannotPass => "a pass is only legal when no placement is",
+            IllegalReason::CannotPass => "a pass is only legal when there is no placement to make",
             IllegalReason::CannotSwap => "swap is only legal as the second move of a Lehto game",
             IllegalReason::GameOver => "the game is over",
         };

@@ -16,8 +16,14 @@ pub enum StopReason {
     Nodes,
 }
 
-/// Nodes counted locally before they are added to the shared count (and limits checked).
+/// Nodes counted locally before they are added to the shared count (and limits checked), at
+/// most: with a deadline, each worker checks the clock about every [`CHECK_EVERY`], counting
+/// fewer nodes between checks where nodes are slow (a 19×19 Lehto node costs what a thousand
+/// 8×8 ones do).
 const FLUSH_EVERY: u64 = 1024;
+
+/// How often a worker looks at the clock when the search has a deadline.
+const CHECK_EVERY: std::time::Duration = std::time::Duration::from_micros(500);
 
 /// The state every thread of one search sees.
 pub struct Shared<'a> {
@@ -40,6 +46,9 @@ pub struct Shared<'a> {
     pub selectivity: std::sync::atomic::AtomicU8,
     /// Whether depth-limited midgame nodes may cut off by ProbCut.
     pub midgame_probcut: bool,
+    /// Nodes between two checks of the limits, as the workers last tuned it (see
+    /// [`FLUSH_EVERY`]); new workers start from it.
+    pub flush_every: AtomicU64,
 }
 
 impl<'a> Shared<'a> {
@@ -100,6 +109,10 @@ pub struct Worker<'s, 'a> {
     pub abort: Option<&'s Abort<'s>>,
     /// Nodes counted and not yet flushed.
     unflushed: u64,
+    /// Nodes between flushes.
+    flush_every: u64,
+    /// When the limits were last checked (with a deadline only).
+    last_check: Option<Instant>,
 }
 
 impl<'s, 'a> Worker<'s, 'a> {
@@ -109,6 +122,8 @@ impl<'s, 'a> Worker<'s, 'a> {
             shared,
             abort,
             unflushed: 0,
+            flush_every: shared.flush_every.load(Relaxed).clamp(1, FLUSH_EVERY),
+            last_check: shared.deadline.map(|_| Instant::now()),
         }
     }
 
@@ -116,7 +131,7 @@ impl<'s, 'a> Worker<'s, 'a> {
     #[inline(always)]
     pub fn count_node(&mut self) {
         self.unflushed += 1;
-        if self.unflushed >= FLUSH_EVERY {
+        if self.unflushed >= self.flush_every {
             self.flush();
         }
     }
@@ -125,7 +140,7 @@ impl<'s, 'a> Worker<'s, 'a> {
     #[inline(always)]
     pub fn count_nodes(&mut self, n: u64) {
         self.unflushed += n;
-        if self.unflushed >= FLUSH_EVERY {
+        if self.unflushed >= self.flush_every {
             self.flush();
         }
     }
@@ -137,10 +152,26 @@ impl<'s, 'a> Worker<'s, 'a> {
         if total >= self.shared.node_limit {
             self.shared.limit_reached(StopReason::Nodes);
         }
-        if let Some(deadline) = self.shared.deadline
-            && Instant::now() >= deadline
-        {
-            self.shared.limit_reached(StopReason::Timeout);
+        if let Some(deadline) = self.shared.deadline {
+            let now = Instant::now();
+            if now >= deadline {
+                self.shared.limit_reached(StopReason::Timeout);
+            }
+            // Tune the batch so that the clock is looked at about every CHECK_EVERY.
+            if let Some(last) = self.last_check.replace(now) {
+                let since = now.saturating_duration_since(last);
+                let tuned = if since > CHECK_EVERY * 2 {
+                    (self.flush_every / 2).max(1)
+                } else if since < CHECK_EVERY / 2 {
+                    (self.flush_every * 2).min(FLUSH_EVERY)
+                } else {
+                    self.flush_every
+                };
+                if tuned != self.flush_every {
+                    self.flush_every = tuned;
+                    self.shared.flush_every.store(tuned, Relaxed);
+                }
+            }
         }
     }
 

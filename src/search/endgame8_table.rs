@@ -348,6 +348,7 @@ mod tests {
             parallel: false,
             selectivity: AtomicU8::new(level),
             midgame_probcut: false,
+            flush_every: AtomicU64::new(1024),
         };
         let mut w = Worker::new(&shared, None);
         let board = pos.as_board8().expect("a board on the 8x8 layout");

@@ -54,16 +54,33 @@ impl Default for Limits {
     }
 }
 
+/// The time a move gets from a game-playing front end (NBoard, GTP) that sets neither a clock nor
+/// a depth: a human pace, longer on larger boards, a few seconds at most.
+pub fn default_move_time(size: usize) -> Duration {
+    match size {
+        0..=8 => Duration::from_millis(1000),
+        9..=10 => Duration::from_millis(2000),
+        _ => Duration::from_millis(3000),
+    }
+}
+
 impl Limits {
-    /// What a game-playing front end (NBoard, GTP) asks for: `depth` plies in the midgame and an
-    /// exact solve once few enough squares are empty (up to 8 more than the depth, at most 24),
-    /// within the clock when there is one.
-    pub fn playing(depth: u32, empties: u32, clock: Option<Clock>) -> Limits {
-        let exact = empties <= depth.max((depth + 8).min(24));
+    /// What a game-playing front end (NBoard, GTP) asks for on a board of side `size`: `depth`
+    /// plies in the midgame when a depth was set, as deep as the time allows otherwise (the clock
+    /// when there is one, [`default_move_time`] when not), and an exact solve once few enough
+    /// squares are empty (up to 8 more than the depth, at most 24; 20 without a depth), still
+    /// within the clock or the move's time.
+    pub fn playing(depth: Option<u32>, empties: u32, size: usize, clock: Option<Clock>) -> Limits {
+        let exact = match depth {
+            Some(d) => empties <= d.max((d + 8).min(24)),
+            None => empties <= 20,
+        };
+        let movetime = (depth.is_none() && clock.is_none()).then(|| default_move_time(size));
         Limits {
-            depth: (!exact).then_some(depth),
+            depth: if exact { None } else { depth },
             exact,
             clock,
+            movetime,
             ..Limits::default()
         }
     }
@@ -84,17 +101,30 @@ pub struct TimeBudget {
     pub soft: Duration,
     /// Stop the search here.
     pub hard: Duration,
+    /// A fixed time for the move (`movetime`): iterations go on until the hard limit, rather
+    /// than stopping early when the next one is unlikely to finish.
+    pub spend_all: bool,
 }
 
 /// Kept in hand on every clock, for the time the move takes to reach the other side.
 const SAFETY: Duration = Duration::from_millis(30);
+
+/// Kept in hand out of a fixed time per move: a twentieth, at most this.
+const MOVETIME_SAFETY: Duration = Duration::from_millis(10);
 
 /// The budget for a move with `empties` empty squares left.
 pub fn budget(limits: &Limits, empties: u32) -> Option<TimeBudget> {
     if limits.infinite {
         return None;
     }
-    let from_movetime = limits.movetime.map(|t| TimeBudget { soft: t, hard: t });
+    let from_movetime = limits.movetime.map(|t| {
+        let spend = t.saturating_sub((t / 20).min(MOVETIME_SAFETY));
+        TimeBudget {
+            soft: spend,
+            hard: spend,
+            spend_all: true,
+        }
+    });
     let from_clock = limits.clock.map(|clock| {
         let usable = clock.time_left.saturating_sub(SAFETY);
         // The player to move makes about half of the remaining moves; keep some for the endgame.
@@ -105,12 +135,17 @@ pub fn budget(limits: &Limits, empties: u32) -> Option<TimeBudget> {
         let share = usable / moves + clock.increment * 3 / 4;
         let soft = share.min(usable / 2);
         let hard = (soft * 4).min(usable * 2 / 5).max(soft);
-        TimeBudget { soft, hard }
+        TimeBudget {
+            soft,
+            hard,
+            spend_all: false,
+        }
     });
     match (from_movetime, from_clock) {
         (Some(a), Some(b)) => Some(TimeBudget {
             soft: a.soft.min(b.soft),
             hard: a.hard.min(b.hard),
+            spend_all: false,
         }),
         (a, b) => a.or(b),
     }
@@ -143,5 +178,38 @@ mod tests {
             }
         }
         assert_eq!(budget(&Limits::default(), 10), None);
+    }
+
+    #[test]
+    fn a_movetime_is_spent_less_a_small_margin() {
+        let limits = |ms| Limits {
+            movetime: Some(Duration::from_millis(ms)),
+            ..Limits::default()
+        };
+        let b = budget(&limits(1000), 30).unwrap();
+        assert_eq!(b.hard, Duration::from_millis(990));
+        assert!(b.spend_all);
+        let b = budget(&limits(100), 30).unwrap();
+        assert_eq!(b.hard, Duration::from_millis(95));
+    }
+
+    #[test]
+    fn front_ends_without_a_depth_play_by_time() {
+        let by_time = Limits::playing(None, 40, 10, None);
+        assert_eq!(by_time.depth, None);
+        assert_eq!(by_time.movetime, Some(default_move_time(10)));
+        assert!(default_move_time(16) <= Duration::from_secs(5));
+        let deep = Limits::playing(Some(12), 40, 8, None);
+        assert_eq!(
+            (deep.depth, deep.movetime, deep.exact),
+            (Some(12), None, false)
+        );
+        let clock = Clock {
+            time_left: Duration::from_secs(10),
+            ..Clock::default()
+        };
+        let clocked = Limits::playing(None, 40, 8, Some(clock));
+        assert_eq!((clocked.depth, clocked.movetime), (None, None));
+        assert!(Limits::playing(None, 20, 8, None).exact);
     }
 }

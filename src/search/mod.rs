@@ -71,12 +71,18 @@ impl Report {
     }
 }
 
-/// A score in discs, with two decimals when it is not whole.
+/// A score that is an evaluation, in discs, always with two decimals (`+1.00`).
 pub fn format_score(centidiscs: i32) -> String {
-    if centidiscs % DISC == 0 {
-        format!("{:+}", centidiscs / DISC)
-    } else {
-        format!("{:+.2}", centidiscs as f64 / DISC as f64)
+    format!("{:+.2}", centidiscs as f64 / DISC as f64)
+}
+
+/// A score of the given precision in discs: exact and win/loss/draw scores as whole discs (`+4`,
+/// `+1`/`+0`/`-1`), evaluations always with two decimals (`+1.00`), so that a whole number is
+/// never mistaken for a solved result.
+pub fn format_score_of(centidiscs: i32, precision: Precision) -> String {
+    match precision {
+        Precision::Exact | Precision::WinLossDraw => format!("{:+}", centidiscs / DISC),
+        Precision::Depth | Precision::Selective(_) => format_score(centidiscs),
     }
 }
 
@@ -93,7 +99,7 @@ impl fmt::Display for Report {
         write!(
             f,
             " score {} nodes {} time {} nps {} pv",
-            format_score(self.score),
+            format_score_of(self.score, self.precision),
             self.nodes,
             self.time.as_millis(),
             self.nps()
@@ -146,6 +152,10 @@ pub struct Searcher {
 /// Why a searcher could not be made.
 #[derive(Debug)]
 pub enum SearcherError {
+    /// A thread count outside 1 to [`MAX_THREADS`].
+    ThreadCount(usize),
+    /// A table size outside 1 to [`MAX_HASH_MB`] MB.
+    HashSize(usize),
     /// The thread pool could not start.
     Threads(String),
     /// The transposition table's memory (in MB) could not be had.
@@ -155,6 +165,12 @@ pub enum SearcherError {
 impl fmt::Display for SearcherError {
     fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {
         match self {
+            SearcherError::ThreadCount(n) => {
+                write!(f, "threads must be from 1 to {MAX_THREADS}, not {n}")
+            }
+            SearcherError::HashSize(n) => {
+                write!(f, "hash must be from 1 to {MAX_HASH_MB} MB, not {n}")
+            }
             SearcherError::Threads(e) => write!(f, "cannot start the search threads: {e}"),
             SearcherError::Memory(mb) => {
                 write!(
@@ -168,10 +184,23 @@ impl fmt::Display for SearcherError {
 
 impl std::error::Error for SearcherError {}
 
+/// The most search threads any entry point takes (more than any machine othel runs on has cores;
+/// a mistyped 100000 would bring the machine to a halt).
+pub const MAX_THREADS: usize = 256;
+
+/// The largest transposition table, in MB.
+pub const MAX_HASH_MB: usize = 65536;
+
 impl Searcher {
-    /// A searcher with `threads` workers (1: no pool) and a table of `hash_mb` MB.
+    /// A searcher with `threads` workers (1: no pool) and a table of `hash_mb` MB; counts outside
+    /// 1 to [`MAX_THREADS`] and sizes outside 1 to [`MAX_HASH_MB`] are refused.
     pub fn new(threads: usize, hash_mb: usize) -> Result<Searcher, SearcherError> {
-        let threads = threads.max(1);
+        if !(1..=MAX_THREADS).contains(&threads) {
+            return Err(SearcherError::ThreadCount(threads));
+        }
+        if !(1..=MAX_HASH_MB).contains(&hash_mb) {
+            return Err(SearcherError::HashSize(hash_mb));
+        }
         let pool = if threads > 1 {
             Some(
                 rayon::ThreadPoolBuilder::new()
@@ -236,6 +265,8 @@ impl Searcher {
             parallel: self.threads > 1,
             selectivity: std::sync::atomic::AtomicU8::new(0),
             midgame_probcut: P::probcut_calibrated() && !limits.full_width,
+            // With a deadline, the first workers look at the clock soon; they tune it from there.
+            flush_every: AtomicU64::new(if budget.is_some() { 64 } else { 1024 }),
         };
         let size = pos.size();
         let mut result = SearchResult {
@@ -343,9 +374,18 @@ impl Searcher {
                 // A finished iteration (or the first one, however far it got).
                 let report_depth = if exact_now { empties } else { depth };
                 let nodes = shared.nodes.load(Relaxed);
+                // A win/loss/draw search knows only the sign (its bounds are disc counts):
+                // reported as +1, 0 or -1 disc.
+                let shown = |score: i32| {
+                    if reported == Precision::WinLossDraw {
+                        score.signum() * DISC
+                    } else {
+                        score
+                    }
+                };
                 let best = &roots[0];
                 result.best = Some(best.mv);
-                result.score = best.score;
+                result.score = shown(best.score);
                 result.depth = report_depth;
                 result.precision = reported;
                 result.pv = principal_variation(&shared, best.mv, &best.child, size, report_depth);
@@ -361,7 +401,7 @@ impl Searcher {
                         depth: report_depth,
                         precision: reported,
                         line: line + 1,
-                        score: root.score,
+                        score: shown(root.score),
                         nodes,
                         time: started.elapsed(),
                         pv: principal_variation(&shared, root.mv, &root.child, size, report_depth),
@@ -375,7 +415,9 @@ impl Searcher {
             if !done || exact_now || depth >= max_depth {
                 break;
             }
-            if let Some(b) = budget {
+            if let Some(b) = budget
+                && !b.spend_all
+            {
                 // The next iteration takes a few times longer than this one: don't start what
                 // cannot finish. An unsettled best move earns more time.
                 let unsettled = previous_best.is_some_and(|m| m != best.mv);

@@ -84,7 +84,7 @@ pub fn read_openings(path: &Path, kind: BoardKind) -> Result<Vec<Opening>, Strin
                 .parse()
                 .map_err(|e: crate::rules::ggf::GgfError| at(e.to_string()))?;
             if record.kind() != kind {
-                return Err(at(format!("a {} game, not {kind}", record.kind())));
+                return Err(at(format!("the game is {}, not {kind}", record.kind())));
             }
             let start = (record.start != game::standard_start(kind)).then_some(record.start);
             Opening {
@@ -93,7 +93,7 @@ pub fn read_openings(path: &Path, kind: BoardKind) -> Result<Vec<Opening>, Strin
             }
         } else if let Ok(setup) = line.parse::<Setup>() {
             if setup.kind() != kind {
-                return Err(at(format!("a {} board, not {kind}", setup.kind())));
+                return Err(at(format!("the board is {}, not {kind}", setup.kind())));
             }
             Opening {
                 start: Some(setup),

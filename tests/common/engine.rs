@@ -20,7 +20,7 @@ pub fn spawn_piped(args: &[&str]) -> Child {
 pub struct Engine {
     /// The process.
     pub child: Child,
-    stdin: ChildStdin,
+    stdin: Option<ChildStdin>,
     lines: mpsc::Receiver<String>,
 }
 
@@ -46,14 +46,21 @@ impl Engine {
         });
         Engine {
             child,
-            stdin,
+            stdin: Some(stdin),
             lines,
         }
     }
 
     /// Sends one line.
     pub fn send(&mut self, command: &str) {
-        writeln!(self.stdin, "{command}").expect("the engine reads");
+        let stdin = self.stdin.as_mut().expect("the input is open");
+        writeln!(stdin, "{command}").expect("the engine reads");
+    }
+
+    /// Ends the engine's input (end of file), as a front end that went away.
+    #[allow(dead_code)]
+    pub fn close_input(&mut self) {
+        self.stdin = None;
     }
 
     /// The next line, within the time given.
