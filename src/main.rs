@@ -6,7 +6,9 @@ use std::process::ExitCode;
 
 fn main() -> ExitCode {
     env_logger::Builder::from_env(env_logger::Env::default().default_filter_or("warn")).init();
-    let cli = Cli::parse();
+    let cli = Cli::parse_from(othel::cli::group_engine_words(
+        std::env::args_os().collect(),
+    ));
     if let Err(e) = cli.install_weights() {
         eprintln!("othel: {e}");
         return ExitCode::FAILURE;

@@ -401,13 +401,103 @@ fn lehto_matches_and_impossible_pairings() {
         let err = String::from_utf8_lossy(&out.stderr);
         assert!(err.contains(why), "{err}");
     }
-    // An engine that cannot even start loses its games, and the match still ends.
+    // An engine that cannot even start is refused before the first game (it used to forfeit
+    // every game, counted as a result).
     let out = run_match(&[
         "--engine".to_string(),
         "name=ghost cmd=/nonexistent/engine depth=1".to_string(),
         "--engine".to_string(),
         othel_engine("ok", "depth=1"),
     ]);
-    assert!(out.status.success());
-    assert!(stdout(&out).contains("forfeits ghost: time 0, crash/hang 2"));
+    assert!(!out.status.success());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("engine ghost: cannot start"));
+}
+
+#[test]
+fn engines_that_refuse_pass_play_whole_games_without_forfeits() {
+    // On 4x4 passes come in most games; the GRhino-like engine refuses `play C pass` and skips a
+    // colour without a move by itself. The runner must keep it in step, forfeiting nothing.
+    let dir = scratch("no-pass");
+    let games = dir.join("games.ggf");
+    let args = vec![
+        "--engine".to_string(),
+        format!("name=nopass cmd=\"{TEST_ENGINE} --gtp-no-pass\" proto=gtp"),
+        "--engine".to_string(),
+        othel_engine("othel", "depth=2"),
+        "--size".to_string(),
+        "4".to_string(),
+        "--games".to_string(),
+        "12".to_string(),
+        "--out".to_string(),
+        games.display().to_string(),
+    ];
+    let out = run_match(&args);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let text = stdout(&out);
+    assert!(
+        text.contains("forfeits nopass: time 0, crash/hang 0, illegal move 0, garbage 0"),
+        "{text}"
+    );
+    assert!(
+        text.contains("forfeits othel: time 0, crash/hang 0, illegal move 0, garbage 0"),
+        "{text}"
+    );
+    let records = records(&games);
+    assert_eq!(records.len(), 12);
+    let with_pass = std::fs::read_to_string(&games)
+        .unwrap()
+        .lines()
+        .filter(|l| l.contains("[PA]") || l.contains("[pa]"))
+        .count();
+    assert!(with_pass > 0, "no game had a pass: the test tests nothing");
+}
+
+#[test]
+fn both_engine_forms_and_random_openings() {
+    // cutechess-cli's form: the words up to the next option, the shell having removed the quotes.
+    let spec = |name: &str, depth: &str| {
+        vec![
+            "--engine".to_string(),
+            format!("name={name}"),
+            format!("cmd={OTHEL} --threads 1"),
+            format!("depth={depth}"),
+        ]
+    };
+    let dir = scratch("forms");
+    let games = dir.join("games.ggf");
+    let mut args = spec("a", "1");
+    args.extend(spec("b", "2"));
+    args.extend(strings(&["--games", "6", "--out"]));
+    args.push(games.display().to_string());
+    let out = run_match(&args);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert_eq!(figure(&pair_line(&out, "a vs b"), "games"), 6.0);
+    // Without --openings every encounter starts from its own random opening: six different games.
+    let text = std::fs::read_to_string(&games).unwrap();
+    let mut moves: Vec<String> = text
+        .lines()
+        .map(|l| l[l.find("B[").unwrap()..].to_string())
+        .collect();
+    moves.sort();
+    moves.dedup();
+    assert_eq!(moves.len(), 6, "{text}");
+    // A command that cannot start is refused before any game.
+    let out = run_match(&strings(&[
+        "--engine",
+        "name=x cmd=/nonexistent/engine depth=1",
+        "--engine",
+        &othel_engine("y", "depth=1"),
+        "--games",
+        "2",
+    ]));
+    assert!(!out.status.success());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("cannot start '/nonexistent/engine'"));
 }

@@ -2,6 +2,9 @@
 //! plays the first legal move, until the fault it is told to commit:
 //! `othel-test-engine [--crash-after N] [--hang-after N] [--illegal-after N] [--garbage-after N]
 //! [--slow-after N --slow-ms MS]` (N counts the `go` commands this process has answered).
+//! `othel-test-engine --gtp-no-pass` speaks GTP instead, as GRhino does: it plays the first legal
+//! move, passes by itself (a colour without a move is skipped), and answers `play COLOR pass`
+//! with `? syntax error`.
 
 use othel::protocol::command::{Command, Start, parse};
 use othel::protocol::session::{Session, new_session};
@@ -43,7 +46,81 @@ fn faults() -> Result<Faults, String> {
     Ok(f)
 }
 
+/// GTP, the GRhino way: passes are never played by name.
+fn gtp_without_passes() {
+    let mut game: Box<dyn Session> = new_session(BoardKind::default());
+    let stdout = std::io::stdout();
+    let mut out = stdout.lock();
+    let color_of = |c: &str| match c.to_ascii_lowercase().as_str() {
+        "b" | "black" => Some(othel::rules::Color::Black),
+        "w" | "white" => Some(othel::rules::Color::White),
+        _ => None,
+    };
+    for line in std::io::stdin().lock().lines() {
+        let Ok(line) = line else { return };
+        let words: Vec<&str> = line.split_whitespace().collect();
+        // The colour named moves: the other one passes first when it has no move.
+        let turn_to = |game: &mut Box<dyn Session>, color| {
+            if game.side_to_move() != color && game.must_pass() {
+                let _ = game.play(Move::Pass);
+            }
+            game.side_to_move() == color
+        };
+        let reply: Result<String, String> = match words.as_slice() {
+            ["quit"] => {
+                let _ = write!(out, "=\n\n");
+                return;
+            }
+            ["boardsize", n] => match n
+                .parse()
+                .ok()
+                .and_then(|n| BoardKind::new(Variant::Othello, n).ok())
+            {
+                Some(k) => {
+                    game = new_session(k);
+                    Ok(String::new())
+                }
+                None => Err("unacceptable size".into()),
+            },
+            ["clear_board"] => {
+                game = new_session(game.kind());
+                Ok(String::new())
+            }
+            ["play", _, mv] if mv.eq_ignore_ascii_case("pass") => Err("syntax error".into()),
+            ["play", c, mv] => match (color_of(c), mv.parse::<Move>()) {
+                (Some(color), Ok(mv)) if turn_to(&mut game, color) => game
+                    .play(mv)
+                    .map(|_| String::new())
+                    .map_err(|e| format!("illegal move: {e}")),
+                _ => Err("illegal move".into()),
+            },
+            ["genmove", c] => match color_of(c) {
+                Some(color) if turn_to(&mut game, color) => match game.legal_moves().first() {
+                    Some(&mv) if mv != Move::Pass => {
+                        let _ = game.play(mv);
+                        Ok(mv.to_string())
+                    }
+                    _ => Ok("pass".into()),
+                },
+                Some(_) => Ok("pass".into()),
+                None => Err("syntax error".into()),
+            },
+            _ => Ok(String::new()),
+        };
+        let text = match reply {
+            Ok(t) if t.is_empty() => "=\n\n".to_string(),
+            Ok(t) => format!("= {t}\n\n"),
+            Err(e) => format!("? {e}\n\n"),
+        };
+        let _ = out.write_all(text.as_bytes());
+        let _ = out.flush();
+    }
+}
+
 fn main() {
+    if std::env::args().nth(1).as_deref() == Some("--gtp-no-pass") {
+        return gtp_without_passes();
+    }
     let faults = match faults() {
         Ok(f) => f,
         Err(e) => {

@@ -183,6 +183,10 @@ pub enum Command {
 pub struct MatchArgs {
     /// An engine: name=NAME cmd="COMMAND ARGS" [proto=othel|nboard|gtp] [dir=DIR]
     /// [option.NAME=VALUE …] [depth=D | nodes=N | movetime=MS | tc=BASE+INC]; two or more.
+    /// Either one quoted word (`--engine "name=a cmd='othel --threads 1' depth=4"`) or, as
+    /// cutechess-cli takes it, the words up to the next option
+    /// (`--engine name=a cmd="othel --threads 1" depth=4`).
+    /// ([`group_engine_words`] makes the second form one word before clap reads it.)
     #[arg(long = "engine", required = true)]
     pub engines: Vec<String>,
     /// othello or lehto (default: othello, or what --size implies).
@@ -191,10 +195,12 @@ pub struct MatchArgs {
     /// The side of the board (default: 8 for Othello, 9 for Lehto).
     #[arg(long)]
     pub size: Option<usize>,
-    /// Openings, one a line: transcripts, board strings or GGF records.
+    /// Openings, one a line: transcripts, board strings or GGF records (default: random openings
+    /// of a few plies, a different one for each encounter).
     #[arg(long)]
     pub openings: Option<std::path::PathBuf>,
-    /// Shuffle the openings with this seed (default: in the file's order).
+    /// Shuffle the openings with this seed (default: in the file's order); without --openings,
+    /// the seed of the random openings (default 1).
     #[arg(long)]
     pub seed: Option<u64>,
     /// Games in all.
@@ -227,6 +233,55 @@ pub struct MatchArgs {
     /// Seconds an engine without a clock or move time may take for one move.
     #[arg(long, default_value_t = 60.0)]
     pub timeout: f64,
+}
+
+/// Rewrites `othel match`'s cutechess-style engines, `--engine name=a cmd=othel depth=4` (the
+/// words up to the next option), into the one-word form `--engine "name=\"a\" cmd=\"othel\" …"`
+/// that clap takes, quoting each value so that a word the shell left whole (`cmd=othel
+/// --threads 1`) stays whole. Other arguments pass unchanged.
+pub fn group_engine_words(args: Vec<std::ffi::OsString>) -> Vec<std::ffi::OsString> {
+    let is_match = args
+        .iter()
+        .skip(1)
+        .find(|a| !a.to_string_lossy().starts_with('-'));
+    if is_match.is_none_or(|a| a != "match") {
+        return args;
+    }
+    let mut out = Vec::with_capacity(args.len());
+    let mut words = args.into_iter().peekable();
+    while let Some(arg) = words.next() {
+        if arg != "--engine" {
+            out.push(arg);
+            continue;
+        }
+        out.push(arg);
+        let mut group = Vec::new();
+        while let Some(next) = words.peek() {
+            let text = next.to_string_lossy();
+            if text.starts_with("--") || !text.contains('=') {
+                break;
+            }
+            group.push(text.into_owned());
+            words.next();
+        }
+        match group.len() {
+            0 => {}
+            // One word: already the one-word form (its own quoting inside).
+            1 => out.push(group.remove(0).into()),
+            _ => {
+                let quoted: Vec<String> = group
+                    .iter()
+                    .map(|w| {
+                        let (key, value) = w.split_once('=').unwrap_or((w, ""));
+                        let escaped = value.replace('\\', "\\\\").replace('"', "\\\"");
+                        format!("{key}=\"{escaped}\"")
+                    })
+                    .collect();
+                out.push(quoted.join(" ").into());
+            }
+        }
+    }
+    out
 }
 
 /// Threads and table size of a search.
@@ -439,7 +494,9 @@ pub fn run(command: Command) -> Result<(), CliError> {
 
 /// `othel match`: the summary on stdout, the progress bar on stderr.
 fn run_match(args: &MatchArgs) -> Result<(), CliError> {
-    use crate::tournament::{MatchConfig, game::Opening, read_openings, run, spec::EngineSpec};
+    use crate::tournament::{
+        MatchConfig, game::Opening, random_openings, read_openings, run, spec::EngineSpec,
+    };
     let position = PositionArgs {
         variant: args.variant,
         size: args.size,
@@ -456,10 +513,24 @@ fn run_match(args: &MatchArgs) -> Result<(), CliError> {
         .collect::<Result<Vec<_>, _>>()?;
     let openings = match &args.openings {
         Some(path) => read_openings(path, kind).map_err(CliError::Match)?,
-        None => vec![Opening {
-            start: None,
-            moves: Vec::new(),
-        }],
+        None => {
+            // One opening per encounter (two games, colours reversed), so that no two
+            // encounters repeat the same games; seeded, so that a run can be repeated.
+            let pairs = engines.len() * engines.len().saturating_sub(1) / 2;
+            let encounters = args
+                .games
+                .map_or(args.rounds.max(1) * pairs.max(1), |g| g.div_ceil(2));
+            let openings =
+                random_openings(kind, encounters.clamp(1, 100_000), args.seed.unwrap_or(1));
+            if openings.is_empty() {
+                vec![Opening {
+                    start: None,
+                    moves: Vec::new(),
+                }]
+            } else {
+                openings
+            }
+        }
     };
     let sprt = match &args.sprt {
         Some(words) => Some(crate::tournament::stats::Sprt::parse(words).map_err(CliError::Match)?),

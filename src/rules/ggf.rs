@@ -359,9 +359,11 @@ impl fmt::Display for GgfRecord {
             match (m.eval, m.seconds) {
                 (None, None) => {}
                 (Some(e), None) => write!(f, "/{e:.2}")?,
+                // Milliseconds: an engine that budgets its clock from these times (NBoard's
+                // `set game`) must not see 40 quick moves as 0.00 s each.
                 (e, Some(t)) => write!(
                     f,
-                    "/{}/{t:.2}",
+                    "/{}/{t:.3}",
                     e.map(|e| format!("{e:.2}")).unwrap_or_default()
                 )?,
             }

@@ -66,6 +66,46 @@ pub struct MatchConfig {
     pub progress: bool,
 }
 
+/// `count` different openings of a few random plies from the start of `kind` (4 on 4×4 and 6×6
+/// Othello, 6 on larger boards, 2 in Lehto), drawn with `seed`: what a match plays without an
+/// openings file, so that its games differ (the same start every time would make the two games
+/// of every encounter the same two games). Fewer when the board has fewer such positions.
+pub fn random_openings(kind: BoardKind, count: usize, seed: u64) -> Vec<Opening> {
+    use crate::rules::Position;
+    use rand::RngExt;
+    let plies = match (kind.variant(), kind.size()) {
+        (crate::rules::Variant::Lehto, _) => 2,
+        (_, 0..=6) => 4,
+        _ => 6,
+    };
+    let mut rng = rand::rngs::StdRng::seed_from_u64(seed);
+    let mut seen = HashSet::new();
+    let mut openings = Vec::new();
+    // Small boards have few distinct openings: give up after enough repeats.
+    let mut tries = 0usize;
+    while openings.len() < count && tries < count * 20 + 100 {
+        tries += 1;
+        let (moves, position) = crate::with_position_type!(kind, P => {
+            let mut pos = P::start();
+            let mut moves = Vec::new();
+            for _ in 0..plies {
+                if pos.is_game_over() {
+                    break;
+                }
+                let legal = pos.legal_moves();
+                let mv = legal[rng.random_range(0..legal.len())];
+                pos = pos.play_unchecked(mv);
+                moves.push(mv);
+            }
+            (moves, crate::rules::notation::board_string(&pos))
+        });
+        if seen.insert(position) {
+            openings.push(Opening { start: None, moves });
+        }
+    }
+    openings
+}
+
 /// Reads an openings file: one opening a line, a transcript (`f5d6c3`), a board string, or a GGF
 /// record (its start position and moves); `#` lines and blank lines are skipped. Each must be legal
 /// on `kind`.
@@ -406,6 +446,7 @@ pub fn run(config: &MatchConfig) -> Result<Summary, String> {
     let board_openings = config.openings.iter().any(|o| o.start.is_some());
     for engine in &config.engines {
         engine.check(config.kind, board_openings)?;
+        player::check_starts(engine)?;
     }
     if config.sprt.is_some() && config.engines.len() != 2 {
         return Err("--sprt compares two engines".into());

@@ -115,6 +115,31 @@ pub struct Player {
 /// How long an engine may take to start and answer a setup command.
 const SETUP_TIMEOUT: Duration = Duration::from_secs(10);
 
+/// Whether the engine's command can be started at all (it exists, it is a program): checked
+/// before the first game, so that a mistyped `cmd=` is refused instead of forfeiting every game.
+/// The process is started and killed at once.
+pub fn check_starts(spec: &EngineSpec) -> Result<(), String> {
+    let mut command = Command::new(&spec.command[0]);
+    command
+        .args(&spec.command[1..])
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null());
+    if let Some(dir) = &spec.dir {
+        command.current_dir(dir);
+    }
+    let mut child = command.spawn().map_err(|e| {
+        format!(
+            "engine {}: cannot start '{}': {e}",
+            spec.name,
+            spec.command.join(" ")
+        )
+    })?;
+    let _ = child.kill();
+    let _ = child.wait();
+    Ok(())
+}
+
 impl Player {
     /// Starts the engine and sets it up for `kind` (its options, its depth).
     pub fn start(spec: &EngineSpec, kind: BoardKind, log: Option<&Path>) -> Result<Player, Fault> {
@@ -380,12 +405,23 @@ impl Player {
         let color = |c: Color| if c == Color::Black { "b" } else { "w" };
         while self.gtp_moves < game.moves.len() {
             let m = &game.moves[self.gtp_moves];
-            let mv = match m.mv {
-                Move::Pass => "pass".to_string(),
-                other => other.to_string(),
-            };
-            self.gtp(&format!("play {} {mv}", color(m.color)), deadline)?
-                .map_err(|e| Fault::new(FaultKind::Garbage, format!("play {mv} refused: {e}")))?;
+            let color = color(m.color);
+            match m.mv {
+                Move::Pass => {
+                    // GTP names the colour of every `play` and `genmove`, so a pass need not be
+                    // told: engines that pass by themselves (GRhino) or refuse the word stay in
+                    // step without it. Those that want it get it; a refusal is no fault.
+                    if let Err(e) = self.gtp(&format!("play {color} pass"), deadline)? {
+                        self.note(&format!("# the engine refused the pass ({e}): going on"));
+                    }
+                }
+                mv => {
+                    self.gtp(&format!("play {color} {mv}"), deadline)?
+                        .map_err(|e| {
+                            Fault::new(FaultKind::Garbage, format!("play {mv} refused: {e}"))
+                        })?;
+                }
+            }
             self.gtp_moves += 1;
         }
         if let MoveLimit::Clock { .. } = self.spec.limit {

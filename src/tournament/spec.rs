@@ -138,14 +138,22 @@ fn parse_tc(text: &str) -> Result<MoveLimit, String> {
 impl FromStr for EngineSpec {
     type Err = String;
 
+    /// The one-word form: `name=a cmd="othel --threads 1" depth=4` (quotes inside).
     fn from_str(text: &str) -> Result<EngineSpec, String> {
+        EngineSpec::from_words(&split_words(text)?)
+    }
+}
+
+impl EngineSpec {
+    /// The spec from its `KEY=VALUE` words.
+    pub fn from_words(words: &[String]) -> Result<EngineSpec, String> {
         let mut name = None;
         let mut command = None;
         let mut proto = Proto::Othel;
         let mut dir = None;
         let mut options = Vec::new();
         let mut limit = None;
-        for word in split_words(text)? {
+        for word in words {
             let (key, value) = word
                 .split_once('=')
                 .ok_or_else(|| format!("'{word}' is not KEY=VALUE"))?;
@@ -215,9 +223,7 @@ impl FromStr for EngineSpec {
             limit,
         })
     }
-}
 
-impl EngineSpec {
     /// Whether the engine's protocol can play `kind` with its limit, from openings that may start
     /// from a position of their own (`board_openings`); why not, if it cannot.
     pub fn check(&self, kind: BoardKind, board_openings: bool) -> Result<(), String> {

@@ -14,10 +14,16 @@ pub struct Tally {
     pub discs: i64,
 }
 
-/// The Elo difference that a score (0–1) means.
+/// The Elo difference that a score (0–1) means: infinite for 0 and 1, which no finite
+/// difference explains.
 pub fn elo_of_score(score: f64) -> f64 {
-    let s = score.clamp(1e-9, 1.0 - 1e-9);
-    -400.0 * (1.0 / s - 1.0).log10()
+    if score <= 0.0 {
+        return f64::NEG_INFINITY;
+    }
+    if score >= 1.0 {
+        return f64::INFINITY;
+    }
+    -400.0 * (1.0 / score - 1.0).log10()
 }
 
 /// The expected score of an Elo difference.
@@ -90,15 +96,22 @@ impl Tally {
         elo_of_score(self.score()) + 0.0
     }
 
-    /// The 95% confidence interval of the Elo difference (normal approximation of the score).
+    /// The 95% confidence interval of the Elo difference: Wilson's score interval (with the
+    /// games' own variance, draws included), which stays meaningful for a whitewash: 6-0 gives
+    /// [+77, +inf], where the plain normal interval shrinks to a point.
     pub fn elo_interval(&self) -> (f64, f64) {
         let n = self.games() as f64;
         if n == 0.0 {
             return (f64::NEG_INFINITY, f64::INFINITY);
         }
-        let half = 1.959_964 * (self.variance() / n).sqrt();
+        const Z: f64 = 1.959_964;
         let s = self.score();
-        (elo_of_score(s - half), elo_of_score(s + half))
+        let z2n = Z * Z / n;
+        let center = (s + z2n / 2.0) / (1.0 + z2n);
+        let half = Z * (self.variance() / n + z2n / (4.0 * n)).sqrt() / (1.0 + z2n);
+        let low = if s <= 0.0 { 0.0 } else { center - half };
+        let high = if s >= 1.0 { 1.0 } else { center + half };
+        (elo_of_score(low), elo_of_score(high))
     }
 
     /// The likelihood of superiority: how sure the first engine is the stronger (draws ignored).
@@ -194,18 +207,18 @@ impl Sprt {
         )
     }
 
-    /// The log-likelihood ratio of the results (the normal approximation of the game scores, as
-    /// chess testing frameworks compute it).
+    /// The log-likelihood ratio of the results: the generalized SPRT on the trinomial
+    /// (loss/draw/win) distribution with logistic Elo, as fishtest and fastchess compute it
+    /// (Michel Van den Bergh's GSPRT): the results' empirical distribution against its
+    /// maximum-likelihood neighbours whose expected scores are those of elo0 and elo1. An outcome
+    /// not seen yet counts as 0.001 games, so that a one-sided start (two losses) weighs what two
+    /// games weigh, not what thousands would.
     pub fn llr(&self, tally: &Tally) -> f64 {
-        let n = tally.games() as f64;
-        if n == 0.0 {
-            return 0.0;
-        }
-        // A floor for one-sided results (all wins): real matches vary ten times more.
-        let variance = tally.variance().max(0.01);
-        let (s0, s1) = (score_of_elo(self.elo0), score_of_elo(self.elo1));
-        let s = tally.score();
-        n * (s1 - s0) * (2.0 * s - s0 - s1) / (2.0 * variance)
+        llr_logistic(
+            &[tally.losses as f64, tally.draws as f64, tally.wins as f64],
+            self.elo0,
+            self.elo1,
+        )
     }
 
     /// What the results decide.
@@ -220,6 +233,64 @@ impl Sprt {
             SprtDecision::Continue
         }
     }
+}
+
+/// The GSPRT's log-likelihood ratio of `counts`, the frequencies of the evenly spaced scores
+/// 0, …, 1 (loss, draw, win; or the five scores of game pairs), for expected scores of `elo0`
+/// against `elo1` (logistic Elo).
+pub fn llr_logistic(counts: &[f64], elo0: f64, elo1: f64) -> f64 {
+    let total: f64 = counts.iter().sum();
+    if total == 0.0 || counts.len() < 2 {
+        return 0.0;
+    }
+    // Regularised: an outcome never seen gets a small weight, or the MLE would not exist.
+    let counts: Vec<f64> = counts
+        .iter()
+        .map(|&c| if c > 0.0 { c } else { 1e-3 })
+        .collect();
+    let n: f64 = counts.iter().sum();
+    let last = (counts.len() - 1) as f64;
+    let pdf: Vec<(f64, f64)> = counts
+        .iter()
+        .enumerate()
+        .map(|(i, &c)| (i as f64 / last, c / n))
+        .collect();
+    let p0 = mle_with_mean(&pdf, score_of_elo(elo0));
+    let p1 = mle_with_mean(&pdf, score_of_elo(elo1));
+    n * pdf
+        .iter()
+        .zip(p0.iter().zip(&p1))
+        .map(|(&(_, p), (&q0, &q1))| p * (q1 / q0).ln())
+        .sum::<f64>()
+}
+
+/// The distribution closest to `pdf` (in the likelihood sense) whose mean is `mean`:
+/// p_i / (1 + x (a_i - mean)), x solving sum p_i (a_i - mean) / (1 + x (a_i - mean)) = 0
+/// (found by bisection: the sum falls as x rises between its poles).
+fn mle_with_mean(pdf: &[(f64, f64)], mean: f64) -> Vec<f64> {
+    let shifted: Vec<(f64, f64)> = pdf.iter().map(|&(a, p)| (a - mean, p)).collect();
+    let lowest = shifted.iter().map(|s| s.0).fold(f64::INFINITY, f64::min);
+    let highest = shifted
+        .iter()
+        .map(|s| s.0)
+        .fold(f64::NEG_INFINITY, f64::max);
+    let f = |x: f64| -> f64 { shifted.iter().map(|&(a, p)| p * a / (1.0 + x * a)).sum() };
+    let x = if lowest >= 0.0 || highest <= 0.0 {
+        // The mean is outside the scores' range: cannot happen for Elo in range; no change.
+        0.0
+    } else {
+        let (mut lo, mut hi) = (-1.0 / highest + 1e-12, -1.0 / lowest - 1e-12);
+        for _ in 0..200 {
+            let mid = 0.5 * (lo + hi);
+            if f(mid) > 0.0 {
+                lo = mid;
+            } else {
+                hi = mid;
+            }
+        }
+        0.5 * (lo + hi)
+    };
+    shifted.iter().map(|&(a, p)| p / (1.0 + x * a)).collect()
 }
 
 #[cfg(test)]
@@ -271,6 +342,66 @@ mod tests {
         };
         assert_eq!(sprt.decide(&unclear), SprtDecision::Continue);
         assert!(Sprt::parse(&["elo0=5 elo1=0".to_string()]).is_err());
+        // Two losses decide nothing (the normal approximation accepted H0 here, LLR -32.7).
+        let wide = Sprt::parse(&["elo0=0 elo1=200 alpha=0.1 beta=0.1".to_string()]).unwrap();
+        let start = Tally {
+            wins: 0,
+            draws: 0,
+            losses: 2,
+            discs: -10,
+        };
+        assert_eq!(wide.decide(&start), SprtDecision::Continue);
+        assert!(
+            (wide.llr(&start) + 1.466).abs() < 0.01,
+            "{}",
+            wide.llr(&start)
+        );
         assert!(Sprt::parse(&["gamma=1".to_string()]).is_err());
+    }
+
+    /// fastchess's published LLRs (its SPRT tests, logistic model): trinomial (wins, losses,
+    /// draws) and pentanomial (LL, LD, WL, DD, WD, WW pairs; WL and DD both score one half).
+    #[test]
+    fn gsprt_matches_published_figures() {
+        let tri = |w: u32, l: u32, d: u32, elo0: f64, elo1: f64| {
+            let sprt = Sprt {
+                elo0,
+                elo1,
+                alpha: 0.05,
+                beta: 0.05,
+            };
+            sprt.llr(&Tally {
+                wins: w,
+                draws: d,
+                losses: l,
+                discs: 0,
+            })
+        };
+        assert!((tri(21404, 21184, 40708, 0.5, 2.5) - -1.57).abs() < 0.01);
+        assert!((tri(57433, 57030, 106593, 0.0, 2.0) - -2.59).abs() < 0.01);
+        let penta = |c: [f64; 6], elo0: f64, elo1: f64| {
+            llr_logistic(&[c[0], c[1], c[2] + c[3], c[4], c[5]], elo0, elo1)
+        };
+        let a = penta([223.0, 9863.0, 20279.0, 1000.0, 10037.0, 246.0], 0.5, 2.5);
+        assert!((a - -3.07).abs() < 0.01, "{a}");
+        let b = penta([871.0, 26175.0, 55003.0, 980.0, 26678.0, 821.0], 0.0, 2.0);
+        assert!((b - -4.98).abs() < 0.01, "{b}");
+    }
+
+    #[test]
+    fn a_whitewash_has_an_infinite_elo_and_a_one_sided_interval() {
+        let whitewash = Tally {
+            wins: 0,
+            draws: 0,
+            losses: 6,
+            discs: -200,
+        };
+        assert_eq!(whitewash.elo(), f64::NEG_INFINITY);
+        let (low, high) = whitewash.elo_interval();
+        assert_eq!(low, f64::NEG_INFINITY);
+        assert!(high.is_finite() && high < -50.0 && high > -400.0, "{high}");
+        let (low, high) = whitewash.reversed().elo_interval();
+        assert!(low.is_finite() && low > 50.0, "{low}");
+        assert_eq!(high, f64::INFINITY);
     }
 }
