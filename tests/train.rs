@@ -326,5 +326,66 @@ fn game_records_shard_resume_and_replay_into_a_fit() {
         ],
         "6x6 board, not 8x8",
     );
+    // The evaluation's error against the same games' labels, with the new weights and with a
+    // fit that leans on them as a prior.
+    let out = othel(&[
+        "--weights",
+        weights.to_str().unwrap(),
+        "train",
+        "eval",
+        whole.to_str().unwrap(),
+        "--size",
+        "6",
+    ]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let table = String::from_utf8_lossy(&out.stdout);
+    let all = table
+        .lines()
+        .find(|l| l.starts_with("all"))
+        .expect("a total");
+    assert_eq!(
+        all.split_whitespace().nth(1),
+        Some(count.to_string().as_str()),
+        "{table}"
+    );
+    let again = dir.join("again.weights");
+    let out = othel(&[
+        "train",
+        "fit",
+        whole.to_str().unwrap(),
+        "--size",
+        "6",
+        "--min-samples",
+        "10",
+        "--smooth",
+        "0.5",
+        "--prior",
+        weights.to_str().unwrap(),
+        "--out",
+        again.to_str().unwrap(),
+    ]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    refused(
+        &[
+            "train",
+            "fit",
+            whole.to_str().unwrap(),
+            "--size",
+            "6",
+            "--smooth",
+            "2",
+            "--out",
+            "/dev/null",
+        ],
+        "--smooth",
+    );
     std::fs::remove_dir_all(&dir).ok();
 }

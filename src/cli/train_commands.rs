@@ -78,6 +78,17 @@ pub enum TrainCommand {
         #[arg(long)]
         out: PathBuf,
     },
+    /// Measures the static evaluation (the built-in weights, or --weights) against the labels
+    /// of games or samples files: mean absolute and root mean square error in discs by phase
+    /// (positions with at most the games' solve point's empties are labelled exactly).
+    Eval {
+        /// Games files and samples files (games not used in the fit, for a fair figure).
+        #[arg(required = true)]
+        samples: Vec<PathBuf>,
+        /// The side of the (Othello) board: 6 or 8.
+        #[arg(long, default_value_t = 8)]
+        size: usize,
+    },
     /// Fits pattern weights to games and samples files by regularised least squares, phase by
     /// phase, and reports the error on held-out samples.
     Fit {
@@ -93,6 +104,14 @@ pub enum TrainCommand {
         /// Conjugate-gradient iterations per phase.
         #[arg(long, default_value_t = 100)]
         iterations: usize,
+        /// Each phase is also fitted on the samples of the phases beside it (weighted by this,
+        /// 0 to 1; 0: its own only): more data for every phase, the weights changing smoothly.
+        #[arg(long, default_value_t = 0.0)]
+        smooth: f64,
+        /// Shrink towards these weights instead of towards 0 (`builtin`: the weights built in for
+        /// the size): the fit keeps what they learned where the new samples say little.
+        #[arg(long)]
+        prior: Option<String>,
         /// Hold one sample in N out of the fit to measure the error (0: fit on all).
         #[arg(long, default_value_t = 10)]
         holdout: u64,
@@ -176,11 +195,28 @@ pub fn run(command: TrainCommand) -> Result<(), CliError> {
                 _ => generate::<Othello<Size8>>(&job),
             }
         }
+        TrainCommand::Eval {
+            samples: files,
+            size,
+        } => {
+            check_size(size)?;
+            let mut all = Vec::new();
+            for path in &files {
+                all.extend(read_samples(path, size)?);
+            }
+            match size {
+                6 => print_errors::<Othello<Size6>>(&all),
+                _ => print_errors::<Othello<Size8>>(&all),
+            }
+            Ok(())
+        }
         TrainCommand::Fit {
             samples: files,
             size,
             lambda,
             iterations,
+            smooth,
+            prior,
             holdout,
             min_samples,
             out,
@@ -194,9 +230,35 @@ pub fn run(command: TrainCommand) -> Result<(), CliError> {
                 return Err(CliError::Train("no samples to fit".into()));
             }
             println!("{} samples", all.len());
+            if !(0.0..=1.0).contains(&smooth) {
+                return Err(CliError::Train("--smooth must be between 0 and 1".into()));
+            }
+            let prior = match prior.as_deref() {
+                None => None,
+                Some("builtin") => {
+                    Some(crate::eval::model::embedded_weights(size).ok_or_else(|| {
+                        CliError::Train(format!("no built-in weights for {size}x{size}"))
+                    })?)
+                }
+                Some(path) => {
+                    let bytes =
+                        std::fs::read(path).map_err(|e| CliError::File(PathBuf::from(path), e))?;
+                    let w = crate::eval::weights::Weights::from_bytes(&bytes)
+                        .map_err(|e| CliError::Train(format!("--prior {path}: {e}")))?;
+                    if w.size != size {
+                        return Err(CliError::Train(format!(
+                            "--prior {path} is for {0}x{0}, not {size}x{size}",
+                            w.size
+                        )));
+                    }
+                    Some(w)
+                }
+            };
             let options = FitOptions {
                 lambda,
                 iterations,
+                smooth,
+                prior,
                 holdout,
                 min_samples,
             };
@@ -258,6 +320,52 @@ fn read_openings(path: &Path) -> Result<Vec<Vec<Move>>, CliError> {
         out.push(parse_transcript(line).map_err(|e| CliError::Line(n + 1, e))?);
     }
     Ok(out)
+}
+
+/// Prints the static evaluation's error against the samples' labels, by phase (4 empties).
+fn print_errors<P: Evaluate + Position<Bits = u64>>(samples: &[Sample]) {
+    let squares = P::start().size().pow(2);
+    // Per phase: count, sum of |error|, sum of error², sum of error (discs).
+    let mut sums = vec![(0usize, 0.0f64, 0.0f64, 0.0f64); squares / 4 + 1];
+    for s in samples {
+        let Ok(pos) = P::from_discs(s.player, s.opponent, crate::rules::Color::Black) else {
+            continue;
+        };
+        let empties = pos.empty_count() as usize;
+        let error = pos.evaluate() as f64 / crate::eval::DISC as f64 - s.score as f64;
+        let slot = &mut sums[empties / 4];
+        slot.0 += 1;
+        slot.1 += error.abs();
+        slot.2 += error * error;
+        slot.3 += error;
+    }
+    println!("empties  positions   mae   rmse   bias (discs, evaluation - label)");
+    let mut total = (0usize, 0.0f64, 0.0f64);
+    for (phase, &(n, abs, sq, sum)) in sums.iter().enumerate() {
+        if n == 0 {
+            continue;
+        }
+        let nf = n as f64;
+        println!(
+            "{:2}-{:2} {:11} {:6.2} {:6.2} {:+6.2}",
+            phase * 4,
+            phase * 4 + 3,
+            n,
+            abs / nf,
+            (sq / nf).sqrt(),
+            sum / nf
+        );
+        total = (total.0 + n, total.1 + abs, total.2 + sq);
+    }
+    if total.0 > 0 {
+        let nf = total.0 as f64;
+        println!(
+            "all   {:11} {:6.2} {:6.2}",
+            total.0,
+            total.1 / nf,
+            (total.2 / nf).sqrt()
+        );
+    }
 }
 
 /// Reads the labelled positions of a games file (replayed) or a samples file.

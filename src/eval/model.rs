@@ -243,6 +243,11 @@ fn embedded(size: usize) -> Option<&'static [u8]> {
     }
 }
 
+/// The weights shipped with othel for a board side, read.
+pub fn embedded_weights(size: usize) -> Option<Weights> {
+    Weights::from_bytes(embedded(size)?).ok()
+}
+
 static MODEL_6: OnceLock<Option<Model>> = OnceLock::new();
 static MODEL_8: OnceLock<Option<Model>> = OnceLock::new();
 

@@ -11,12 +11,20 @@ use crate::rules::Position;
 use rayon::prelude::*;
 
 /// How the fit runs.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Debug)]
 pub struct FitOptions {
     /// Ridge penalty on every weight (in squared discs).
     pub lambda: f64,
     /// Conjugate-gradient iterations per phase.
     pub iterations: usize,
+    /// Each phase is also fitted on the rows of the phases beside it, weighted by this (0: its
+    /// own rows only): every phase sees about three times the data, and neighbouring phases'
+    /// weights stay close (the smoothing Logistello's and Edax's fits get by overlapping phases).
+    pub smooth: f64,
+    /// Shrink towards these weights instead of towards 0 (the ridge penalty is on the change):
+    /// a new fit keeps what an earlier one learned from other data where the new data says
+    /// little (a Gaussian prior centred on the earlier fit).
+    pub prior: Option<Weights>,
     /// Keep one sample in this many out of the fit, to measure the error on unseen positions
     /// (0: fit on all).
     pub holdout: u64,
@@ -43,11 +51,13 @@ pub struct PhaseReport {
     pub source: usize,
 }
 
-/// One sample's folded feature columns and scalars.
+/// One sample's folded feature columns and scalars, and its weight in the fit.
+#[derive(Clone)]
 struct Row {
     columns: Vec<u32>,
     scalars: [i32; SCALARS],
     label: f64,
+    weight: f64,
 }
 
 struct Design {
@@ -67,10 +77,21 @@ impl Design {
             .collect()
     }
 
-    /// `Aᵀ v`.
+    /// `W^½ A w`: the predictions scaled by the square roots of the rows' weights (weighted
+    /// least squares as plain least squares on scaled rows).
+    fn predict_scaled(&self, w: &[f64], base: usize) -> Vec<f64> {
+        let mut out = self.predict(w, base);
+        for (x, r) in out.iter_mut().zip(&self.rows) {
+            *x *= r.weight.sqrt();
+        }
+        out
+    }
+
+    /// `(W^½ A)ᵀ v`.
     fn transpose_times(&self, v: &[f64], columns: usize, base: usize) -> Vec<f64> {
         let mut g = vec![0.0; columns];
         for (r, &x) in self.rows.iter().zip(v) {
+            let x = x * r.weight.sqrt();
             for &c in &r.columns {
                 g[c as usize] += x;
             }
@@ -130,6 +151,7 @@ pub fn fit<P: Position<Bits = u64>>(
                 columns: f.indices.iter().map(|&i| fold[i as usize]).collect(),
                 scalars: f.scalars,
                 label: s.score as f64,
+                weight: 1.0,
             };
             Some((
                 phase_of(empties, phases),
@@ -142,6 +164,16 @@ pub fn fit<P: Position<Bits = u64>>(
         if held {
             test[phase].push(row);
         } else {
+            if options.smooth > 0.0 {
+                for near in [phase.wrapping_sub(1), phase + 1] {
+                    if near < phases {
+                        train[near].push(Row {
+                            weight: options.smooth,
+                            ..row.clone()
+                        });
+                    }
+                }
+            }
             train[phase].push(row);
         }
     }
@@ -151,7 +183,14 @@ pub fn fit<P: Position<Bits = u64>>(
         .enumerate()
         .map(|(phase, (train, test))| {
             let a = Design { rows: train };
-            let w = cgls(&a, stride, base, options);
+            let prior: Vec<f64> = match &options.prior {
+                Some(p) => p.values[phase * stride..(phase + 1) * stride]
+                    .iter()
+                    .map(|&v| v as f64 / DISC as f64)
+                    .collect(),
+                None => vec![0.0; stride],
+            };
+            let w = cgls(&a, stride, base, options, &prior);
             let t = Design { rows: test };
             let fit_err = rmse(
                 a.predict(&w, base)
@@ -207,13 +246,20 @@ pub fn fit<P: Position<Bits = u64>>(
 
 /// Least squares with a ridge penalty by conjugate gradients on the normal equations:
 /// minimises |A w − y|² + λ |w|².
-fn cgls(a: &Design, columns: usize, base: usize, options: &FitOptions) -> Vec<f64> {
+/// With a prior p, solves for the change d = w − p (ridge on d): residuals start at y − A p.
+fn cgls(a: &Design, columns: usize, base: usize, options: &FitOptions, prior: &[f64]) -> Vec<f64> {
     let lambda = options.lambda;
     let mut w = vec![0.0; columns];
     if a.rows.is_empty() {
-        return w;
+        return prior.to_vec();
     }
-    let mut r: Vec<f64> = a.rows.iter().map(|row| row.label).collect();
+    let from_prior = a.predict_scaled(prior, base);
+    let mut r: Vec<f64> = a
+        .rows
+        .iter()
+        .zip(&from_prior)
+        .map(|(row, p)| row.label * row.weight.sqrt() - p)
+        .collect();
     let mut s = a.transpose_times(&r, columns, base);
     let mut p = s.clone();
     let mut gamma: f64 = s.iter().map(|x| x * x).sum();
@@ -221,7 +267,7 @@ fn cgls(a: &Design, columns: usize, base: usize, options: &FitOptions) -> Vec<f6
         if gamma <= 1e-12 {
             break;
         }
-        let q = a.predict(&p, base);
+        let q = a.predict_scaled(&p, base);
         let qq: f64 =
             q.iter().map(|x| x * x).sum::<f64>() + lambda * p.iter().map(|x| x * x).sum::<f64>();
         if qq <= 0.0 {
@@ -245,5 +291,90 @@ fn cgls(a: &Design, columns: usize, base: usize, options: &FitOptions) -> Vec<f6
             *pi = si + beta * *pi;
         }
     }
+    for (wi, pi) in w.iter_mut().zip(prior) {
+        *wi += pi;
+    }
     w
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::Othello;
+    use crate::rules::geometry::Size6;
+
+    /// Positions of a few random 6x6 games, labelled by a made-up rule (the disc difference).
+    fn samples() -> Vec<Sample> {
+        let mut out = Vec::new();
+        let mut x = 12345u64;
+        for _ in 0..40 {
+            let mut pos = Othello::<Size6>::start();
+            while !pos.is_game_over() {
+                if pos.must_pass() {
+                    pos = pos.play_pass_unchecked();
+                    continue;
+                }
+                let (p, o) = (pos.player(), pos.opponent());
+                out.push(Sample {
+                    player: p,
+                    opponent: o,
+                    score: (p.count_ones() as i32 - o.count_ones() as i32) as i8,
+                });
+                let moves = pos.legal_moves();
+                x ^= x << 13;
+                x ^= x >> 7;
+                x ^= x << 17;
+                pos = pos.play_unchecked(moves[(x % moves.len() as u64) as usize]);
+            }
+        }
+        out
+    }
+
+    fn options(lambda: f64, smooth: f64, prior: Option<Weights>) -> FitOptions {
+        FitOptions {
+            lambda,
+            iterations: 50,
+            smooth,
+            prior,
+            holdout: 0,
+            min_samples: 1,
+        }
+    }
+
+    #[test]
+    fn a_heavy_prior_keeps_the_prior_and_a_light_one_fits_the_data() {
+        let data = samples();
+        // A prior that is itself a fit (so that symmetric configurations share values).
+        let prior = fit::<Othello<Size6>>(&data, &options(1.0, 0.0, None), |_| {}).unwrap();
+        assert!(prior.values.iter().any(|&v| v != 0));
+        // Labels that say the opposite, against a prior too heavy to move: the prior stays.
+        let flipped: Vec<Sample> = data
+            .iter()
+            .map(|s| Sample {
+                score: -s.score,
+                ..*s
+            })
+            .collect();
+        let kept =
+            fit::<Othello<Size6>>(&flipped, &options(1e12, 0.0, Some(prior.clone())), |_| {})
+                .unwrap();
+        let moved = kept
+            .values
+            .iter()
+            .zip(&prior.values)
+            .filter(|(a, b)| (**a - **b).abs() > 1)
+            .count();
+        assert_eq!(moved, 0);
+        // A light prior and neighbouring phases' rows fit the labels better than the prior does.
+        let mut errors = Vec::new();
+        for opts in [
+            options(1e12, 0.0, Some(prior.clone())),
+            options(0.1, 0.5, Some(prior)),
+        ] {
+            let mut worst = 0.0f64;
+            fit::<Othello<Size6>>(&data, &opts, |r| worst = worst.max(r.train_rmse)).unwrap();
+            errors.push(worst);
+        }
+        assert!(errors[1] < errors[0], "{errors:?}");
+    }
 }
