@@ -6,7 +6,7 @@ use crate::book::{Book, embedded};
 use crate::eval::Evaluate;
 use crate::rules::ggf::GgfRecord;
 use crate::rules::notation::{Setup, parse_transcript};
-use crate::rules::{BoardKind, Game, Move, Position};
+use crate::rules::{BoardKind, Game, Move, Position, Variant};
 use crate::search::{Searcher, format_score};
 use crate::with_position_type;
 use clap::Subcommand;
@@ -76,9 +76,12 @@ pub enum BookCommand {
     Export {
         /// The book file (default: the built-in book of --variant/--size).
         book: Option<PathBuf>,
-        /// othello or lehto, and the size (for the built-in book).
-        #[command(flatten)]
-        position: PositionArgs,
+        /// othello or lehto (for the built-in book; default: othello, or what --size implies).
+        #[arg(long)]
+        variant: Option<Variant>,
+        /// The side of the board (for the built-in book; default: 8 for Othello, 9 for Lehto).
+        #[arg(long)]
+        size: Option<usize>,
         /// The text file to write.
         #[arg(long)]
         out: Option<PathBuf>,
@@ -237,6 +240,12 @@ pub fn run(command: BookCommand) -> Result<(), CliError> {
         } => {
             let (kind, setup) = position.resolve()?;
             let book = load_or_embedded(book.as_deref(), kind)?;
+            if book.kind() != kind {
+                return Err(book_error(format!(
+                    "the book is for {}, the position is {kind} (give --variant/--size or a --board of the book's kind)",
+                    book.kind()
+                )));
+            }
             with_position_type!(kind, P => {
                 let game = play_moves(Game::new(start_position::<P>(&setup)?), &moves)?;
                 print!("{}", show(&book, game.position()));
@@ -244,9 +253,15 @@ pub fn run(command: BookCommand) -> Result<(), CliError> {
         }
         BookCommand::Export {
             book,
-            position,
+            variant,
+            size,
             out,
         } => {
+            let position = PositionArgs {
+                variant,
+                size,
+                board: None,
+            };
             let (kind, _) = position.resolve()?;
             let book = load_or_embedded(book.as_deref(), kind)?;
             match out {

@@ -218,7 +218,7 @@ pub fn midgame<P: Evaluate>(w: &mut Worker, pos: &P, depth: i32, alpha: i32, bet
     {
         return score;
     }
-    let mut kids = ordered_children(pos, hash_move);
+    let mut kids = ordered_children(pos, hash_move, || w.tick());
     drop_mirror_twins(pos, &mut kids);
     if kids.is_empty() {
         return if pos.must_pass() {
@@ -367,7 +367,7 @@ pub fn endgame<P: Evaluate>(w: &mut Worker, pos: &P, alpha: i32, beta: i32) -> i
         hash_move = w.shared.tt.probe(key).map_or(NO_MOVE, |e| e.best);
     }
     // Sorted below, once the enhanced transposition cut-off did not settle the node.
-    let mut kids = children(pos, hash_move);
+    let mut kids = children(pos, hash_move, || w.tick());
     drop_mirror_twins(pos, &mut kids);
     if empties > ENDGAME_SHALLOW + 1 {
         // The children will look themselves up (and the enhanced transposition cut-off first):

@@ -266,7 +266,7 @@ impl Searcher {
             selectivity: std::sync::atomic::AtomicU8::new(0),
             midgame_probcut: P::probcut_calibrated() && !limits.full_width,
             // With a deadline, the first workers look at the clock soon; they tune it from there.
-            flush_every: AtomicU64::new(if budget.is_some() { 64 } else { 1024 }),
+            flush_every: AtomicU64::new(if budget.is_some() { 1 } else { 1024 }),
         };
         let size = pos.size();
         let mut result = SearchResult {

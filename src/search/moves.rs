@@ -36,8 +36,12 @@ pub struct Child<P> {
 
 /// The children reached by placements and swap (not a pass), best-looking first; `first` (a hash
 /// move) leads when it is among them.
-pub fn ordered_children<P: Evaluate>(pos: &P, first: u16) -> Vec<Child<P>> {
-    let mut out = children(pos, first);
+pub fn ordered_children<P: Evaluate>(
+    pos: &P,
+    first: u16,
+    stop: impl FnMut() -> bool,
+) -> Vec<Child<P>> {
+    let mut out = children(pos, first, stop);
     sort_children(&mut out);
     out
 }
@@ -48,11 +52,17 @@ pub fn sort_children<P>(kids: &mut [Child<P>]) {
 }
 
 /// [`ordered_children`] in move order, for a caller that sorts them itself: each with its key,
-/// `first`'s the highest.
-pub fn children<P: Evaluate>(pos: &P, first: u16) -> Vec<Child<P>> {
+/// `first`'s the highest. `stop` is asked after each child (see [`Worker::tick`]): once it says
+/// yes, the list is cut short (the search is ending and will not use it).
+///
+/// [`Worker::tick`]: super::control::Worker::tick
+pub fn children<P: Evaluate>(pos: &P, first: u16, mut stop: impl FnMut() -> bool) -> Vec<Child<P>> {
     let placements = pos.placements();
     let mut out = Vec::with_capacity(placements.count() as usize + 1);
     for index in placements.squares() {
+        if stop() {
+            break;
+        }
         let child = pos.play_index_unchecked(index);
         out.push(Child {
             pos: child,
@@ -96,4 +106,25 @@ pub fn drop_mirror_twins<P: Position>(pos: &P, kids: &mut Vec<Child<P>>) {
         }
     }
     *kids = kept;
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::Lehto;
+    use crate::rules::geometry::Size19;
+
+    #[test]
+    fn making_children_stops_when_asked() {
+        // 361 children of the empty 19x19 Lehto board take tens of milliseconds to make and
+        // order: a search past its deadline must be able to leave in the middle.
+        let pos = Lehto::<Size19>::start();
+        assert_eq!(children(&pos, NO_MOVE, || false).len(), 361);
+        let mut asked = 0;
+        let cut = children(&pos, NO_MOVE, || {
+            asked += 1;
+            asked > 3
+        });
+        assert_eq!(cut.len(), 3);
+    }
 }
