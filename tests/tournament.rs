@@ -501,3 +501,30 @@ fn both_engine_forms_and_random_openings() {
     assert!(!out.status.success());
     assert!(String::from_utf8_lossy(&out.stderr).contains("cannot start '/nonexistent/engine'"));
 }
+
+#[test]
+fn engines_keep_within_their_clocks_on_a_16x16_board() {
+    // 126 moves a side in 1 s: each move's cost outside the search (about 4 ms here) is half the
+    // clock. Both of othel's protocols used to lose games on time.
+    let engine = |name: &str, proto: &str| {
+        format!("name={name} cmd=\"{OTHEL} --threads 1\" proto={proto} tc=1+0")
+    };
+    let out = run_match(&strings(&[
+        "--engine",
+        &engine("nb", "nboard"),
+        "--engine",
+        &engine("ot", "othel"),
+        "--size",
+        "16",
+        "--games",
+        "4",
+    ]));
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let text = stdout(&out);
+    assert!(text.contains("forfeits nb: time 0,"), "{text}");
+    assert!(text.contains("forfeits ot: time 0,"), "{text}");
+}

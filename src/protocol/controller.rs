@@ -47,6 +47,9 @@ impl Default for Options {
 /// Bounds of the numeric options.
 const MAX_BOOKRANDOM: usize = 64;
 
+/// The time a search took, written by its thread when it ends.
+type SearchTime = Arc<std::sync::Mutex<Option<Duration>>>;
+
 /// What the loop does after a command.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub enum Flow {
@@ -72,6 +75,12 @@ pub struct Controller {
     /// Raised by `go`, lowered by the search thread just before it prints `bestmove`, so that a
     /// command sent after `bestmove` is never taken for one sent during the search.
     searching: Arc<AtomicBool>,
+    /// The last clocked search: its colour, the time its clock showed, and (written by the
+    /// search thread) the time it took; with the next `go` of that colour, the difference is
+    /// what a move costs outside the search.
+    last_clocked: Option<(Color, Duration, SearchTime)>,
+    /// What a move has been seen to cost outside the search (the largest of the recent ones).
+    move_overhead: Option<Duration>,
 }
 
 impl Controller {
@@ -95,6 +104,8 @@ impl Controller {
             search: None,
             job_stops: false,
             job_infinite: false,
+            last_clocked: None,
+            move_overhead: None,
             searching: Arc::new(AtomicBool::new(false)),
         })
     }
@@ -386,6 +397,7 @@ impl Controller {
                 time_left: ms(t),
                 increment: ms(inc.unwrap_or(0)),
                 moves_to_go: go.movestogo,
+                move_overhead: self.move_overhead,
             }),
             infinite: go.infinite,
             exact: go.exact,
@@ -395,7 +407,36 @@ impl Controller {
         }
     }
 
+    /// Learns what the last move of this colour cost outside its search, from the clock now.
+    fn measure_overhead(&mut self, params: &GoParams) {
+        let color = self.session.side_to_move();
+        let (time, inc) = match color {
+            Color::Black => (params.btime, params.binc),
+            Color::White => (params.wtime, params.winc),
+        };
+        let Some(now) = time.map(Duration::from_millis) else {
+            return;
+        };
+        let increment = Duration::from_millis(inc.unwrap_or(0));
+        if let Some((last_color, before, took)) = self.last_clocked.take()
+            && last_color == color
+            && let Some(searched) = took.lock().ok().and_then(|t| *t)
+        {
+            // The clock fell by (before + increment − now); the search took `searched`.
+            let spent = (before + increment).saturating_sub(now);
+            let outside = spent
+                .saturating_sub(searched)
+                .min(Duration::from_millis(200));
+            // The largest recent one, decaying: a slow move is not forgotten at once.
+            let kept = self.move_overhead.map_or(Duration::ZERO, |d| d * 7 / 8);
+            self.move_overhead = Some(kept.max(outside));
+        }
+        let took = Arc::new(std::sync::Mutex::new(None));
+        self.last_clocked = Some((color, now, took));
+    }
+
     fn go(&mut self, params: &GoParams) {
+        self.measure_overhead(params);
         if self.session.is_over() {
             self.out.line("bestmove none");
             return;
@@ -417,6 +458,11 @@ impl Controller {
         let searcher = Arc::clone(&self.searcher);
         let stop = Arc::clone(&self.stop);
         let infinite = limits.infinite;
+        let took = self
+            .last_clocked
+            .as_ref()
+            .filter(|_| limits.clock.is_some())
+            .map(|(_, _, took)| Arc::clone(took));
         self.start_job("othel-go", true, move |out| {
             let multipv = limits.multipv > 1;
             let report_out = Arc::clone(out);
@@ -428,6 +474,11 @@ impl Controller {
                 }
             };
             let result = session.search(&searcher, &limits, &stop, &mut on_report);
+            if let Some(slot) = took
+                && let Ok(mut slot) = slot.lock()
+            {
+                *slot = Some(result.time);
+            }
             match (result.best, result.ponder) {
                 (None, _) => "bestmove none".to_string(),
                 (Some(best), Some(ponder)) => format!("bestmove {best} ponder {ponder}"),

@@ -399,6 +399,7 @@ impl GtpEngine {
             time_left: Duration::from_secs_f64(left.seconds.max(0.0)),
             increment: Duration::ZERO,
             moves_to_go: (left.stones > 0).then_some(left.stones),
+            move_overhead: None,
         })
     }
 

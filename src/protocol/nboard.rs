@@ -21,11 +21,6 @@ use std::sync::mpsc;
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
-/// Charged to the engine's clock for each of its moves on top of the seconds the game record
-/// gives: the record rounds them (GGF writers often to hundredths) and leaves out the time the
-/// move takes to travel, which the controller's clock counts.
-const MOVE_OVERHEAD: f64 = 0.01;
-
 /// A command from the GUI.
 #[derive(Clone, Debug, PartialEq)]
 pub enum NboardCommand {
@@ -231,6 +226,11 @@ pub struct NboardEngine {
     searcher: Arc<Searcher>,
     book: BookChoice,
     stop: Arc<AtomicBool>,
+    /// The seconds the last `go` searched (written by its thread), to learn from the record
+    /// what a move costs outside the search.
+    searched: Arc<std::sync::Mutex<Option<f64>>>,
+    /// What a move has been seen to cost outside the search.
+    move_overhead: Option<Duration>,
     /// When the input ended (the GUI has gone): searches may run until a grace after it.
     input_end: Arc<super::InputEnd>,
     search: Option<JoinHandle<()>>,
@@ -277,6 +277,8 @@ pub fn run(
         searcher: Arc::new(searcher),
         book,
         stop: Arc::new(AtomicBool::new(false)),
+        searched: Arc::new(std::sync::Mutex::new(None)),
+        move_overhead: None,
         input_end: Arc::new(super::InputEnd::default()),
         search: None,
         pending: VecDeque::new(),
@@ -466,12 +468,13 @@ impl NboardEngine {
             .move_times
             .iter()
             .filter(|(c, _)| *c == side)
-            .fold((0.0, 0), |(t, n), (_, s)| (t + s + MOVE_OVERHEAD, n + 1));
+            .fold((0.0, 0), |(t, n), (_, s)| (t + s, n + 1));
         let left = (clock.main + clock.increment * moves as f64 - used).max(0.0);
         Some(Clock {
             time_left: Duration::from_secs_f64(left),
             increment: Duration::from_secs_f64(clock.increment),
             moves_to_go: None,
+            move_overhead: self.move_overhead,
         })
     }
 
@@ -491,14 +494,31 @@ impl NboardEngine {
             ));
             return;
         }
+        // The engine's last move as the record charged it, against what its search took.
+        let searched = self.searched.lock().ok().and_then(|mut s| s.take());
+        let charged = self
+            .move_times
+            .iter()
+            .rev()
+            .find(|(c, _)| *c == mover)
+            .map(|(_, s)| *s);
+        if let (Some(searched), Some(charged)) = (searched, charged) {
+            let outside = Duration::from_secs_f64((charged - searched).clamp(0.0, 0.2));
+            let kept = self.move_overhead.map_or(Duration::ZERO, |d| d * 7 / 8);
+            self.move_overhead = Some(kept.max(outside));
+        }
         let size = self.session.kind().size();
         let limits = Limits::playing(self.depth, self.session.empties(), size, self.side_clock());
+        let searched = Arc::clone(&self.searched);
         self.start_search(move |session, searcher, stop, out| {
             out.line("status othel is thinking");
             let started = Instant::now();
             let mut on_report = |r: &Report| out.line(view.search_line(r, mover));
             let result = session.search(searcher, &limits, stop, &mut on_report);
             let seconds = started.elapsed().as_secs_f64();
+            if let Ok(mut slot) = searched.lock() {
+                *slot = Some(result.time.as_secs_f64());
+            }
             out.line(format!("nodestats {} {seconds:.2}", result.nodes));
             let Some(best) = result.best else { return };
             let mv = pv_text(&[best], Color::Black);

@@ -11,6 +11,9 @@ pub struct Clock {
     pub increment: Duration,
     /// Moves until the next time control, if the control has one.
     pub moves_to_go: Option<u32>,
+    /// What a move has been seen to cost outside the search (the front end's clock against the
+    /// search's own time), when the front end measured it; an estimate from the board otherwise.
+    pub move_overhead: Option<Duration>,
 }
 
 /// The limits of one search. With none set, the search runs to the end of the game (or until
@@ -112,6 +115,12 @@ const SAFETY: Duration = Duration::from_millis(30);
 /// Kept in hand out of a fixed time per move: a twentieth, at most this.
 const MOVETIME_SAFETY: Duration = Duration::from_millis(10);
 
+/// The time a move costs outside the search, estimated from the board's empty squares (bigger
+/// boards: longer positions to replay, more root moves to make): 1 ms plus 8 µs a square.
+fn per_move_overhead(empties: u32) -> Duration {
+    Duration::from_micros(1000 + 8 * u64::from(empties))
+}
+
 /// The budget for a move with `empties` empty squares left.
 pub fn budget(limits: &Limits, empties: u32) -> Option<TimeBudget> {
     if limits.infinite {
@@ -126,7 +135,17 @@ pub fn budget(limits: &Limits, empties: u32) -> Option<TimeBudget> {
         }
     });
     let from_clock = limits.clock.map(|clock| {
-        let usable = clock.time_left.saturating_sub(SAFETY);
+        // Every move also costs time outside the search (the position sent and replayed, the
+        // root's moves made, the reply travelling): about 4 ms a move on 16×16 under a match
+        // runner, which over 126 moves is half of a 1 s clock. Kept aside for the moves to come.
+        let own_moves_left = (empties / 2).max(1);
+        let overhead = clock
+            .move_overhead
+            .unwrap_or_else(|| per_move_overhead(empties));
+        // Twice over: the cost grows as the game gets longer (longer positions to send and
+        // replay), and a move that runs out of time loses the game.
+        let reserve = overhead * own_moves_left * 2;
+        let usable = clock.time_left.saturating_sub(SAFETY + reserve);
         // The player to move makes about half of the remaining moves; keep some for the endgame.
         let moves = clock
             .moves_to_go
@@ -165,6 +184,7 @@ mod tests {
                             time_left: Duration::from_millis(left),
                             increment: Duration::from_millis(inc),
                             moves_to_go: None,
+                            move_overhead: None,
                         }),
                         ..Limits::default()
                     };

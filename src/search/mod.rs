@@ -281,8 +281,13 @@ impl Searcher {
             stopped: None,
         };
 
-        let mut roots: Vec<RootMove<P>> = pos
-            .legal_moves()
+        let mut legal = pos.legal_moves();
+        if budget.is_some_and(|b| b.hard.is_zero()) && !limits.infinite {
+            // No time at all (a clock all but empty): the first legal move at once, without
+            // even making the others (on 19×19 Lehto that alone takes milliseconds).
+            legal.truncate(1);
+        }
+        let mut roots: Vec<RootMove<P>> = legal
             .into_iter()
             .map(|mv| RootMove {
                 mv,
