@@ -225,3 +225,22 @@ fn the_8x8_book_covers_most_xot_openings() {
     );
     assert!(share > 0.5, "{covered} of {lines}");
 }
+
+#[test]
+fn book_show_names_a_size_mismatch() {
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_othel"))
+        .args([
+            "book",
+            "show",
+            "--book",
+            concat!(env!("CARGO_MANIFEST_DIR"), "/book/othello-6.book"),
+        ])
+        .output()
+        .expect("othel runs");
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("the book is for othello 6x6, the position is othello 8x8"),
+        "{err}"
+    );
+}

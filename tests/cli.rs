@@ -229,3 +229,60 @@ fn bench_counts_the_same_nodes_every_run() {
     assert_eq!((words[1], words[3]), ("nodes", "nps"));
     assert_eq!(words[0], sb.split_whitespace().next().unwrap());
 }
+
+#[test]
+fn impossible_thread_counts_and_table_sizes_are_refused_at_once() {
+    // 100000 threads used to be started (the machine's load passed 3000); 0 was taken as 1.
+    for args in [
+        &[
+            "analyze",
+            "--threads",
+            "100000",
+            "--depth",
+            "2",
+            "--book",
+            "off",
+        ][..],
+        &["analyze", "--threads", "0", "--depth", "2"],
+        &["analyze", "--hash", "0", "--depth", "2"],
+        &["perft", "--threads", "0", "3"],
+        &["solve", "--threads", "257", "/dev/null"],
+        &["--threads", "100000"],
+        &[
+            "train",
+            "gen",
+            "--threads",
+            "0",
+            "--games",
+            "1",
+            "--out",
+            "/dev/null",
+        ],
+    ] {
+        let started = std::time::Instant::now();
+        let out = othel(args);
+        assert!(!out.status.success(), "{args:?}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(err.contains("a whole number from 1 to"), "{args:?}: {err}");
+        assert_eq!(
+            err.lines()
+                .next()
+                .map(|l| l.starts_with("error: invalid value")),
+            Some(true)
+        );
+        assert!(
+            started.elapsed() < std::time::Duration::from_secs(10),
+            "{args:?}"
+        );
+    }
+}
+
+#[test]
+fn analyze_with_an_unreadable_book_says_why_and_does_not_go_on() {
+    let out = othel(&["analyze", "--book", "/nonexistent/book", "--depth", "2"]);
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("'/nonexistent/book'"), "{err}");
+    assert!(!err.contains("going on"), "{err}");
+    assert_eq!(err.matches("/nonexistent/book").count(), 1, "{err}");
+}

@@ -363,3 +363,23 @@ fn wld_scores_are_signs_and_evaluations_always_have_decimals() {
         );
     }
 }
+
+#[test]
+fn messages_name_what_is_wrong() {
+    let lines = run_script(
+        "position startpos moves f5 moves d6\nposition board ---------------------------OX------XO--------------------------- X;\nboard\nplay pass\n",
+    );
+    assert!(
+        lines[0].starts_with("error 'moves' is not a square or move"),
+        "{lines:?}"
+    );
+    // An OBF line is a board string too (the command line's --board took it already).
+    assert_eq!(
+        lines[1],
+        "board ---------------------------OX------XO--------------------------- X"
+    );
+    assert!(
+        lines[2].contains("only legal when there is no placement to make"),
+        "{lines:?}"
+    );
+}
