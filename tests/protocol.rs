@@ -383,3 +383,15 @@ fn messages_name_what_is_wrong() {
         "{lines:?}"
     );
 }
+
+#[test]
+fn a_slow_table_is_announced() {
+    // Clearing 4 GB takes far more than a quarter of a second on any machine (it took 1.6-3.3 s
+    // for 1 GB here, with no word said).
+    let lines = run_script("setoption hash=4096\nisready\nsetoption hash=1\nisready\n");
+    assert!(
+        lines[0].starts_with("info string hash 4096 MB and ") && lines[0].ends_with(" s"),
+        "{lines:?}"
+    );
+    assert_eq!(lines[1..], ["readyok", "readyok"], "{lines:?}");
+}

@@ -298,8 +298,19 @@ impl Controller {
             next.kind = BoardKind::new(variant, size).map_err(|e| e.to_string())?;
         }
         if next.threads != self.options.threads || next.hash_mb != self.options.hash_mb {
+            let started = std::time::Instant::now();
             let searcher = Searcher::new(next.threads, next.hash_mb).map_err(|e| e.to_string())?;
             self.searcher = Arc::new(searcher);
+            // A large table takes seconds to clear: say so, rather than seem to hang.
+            let took = started.elapsed();
+            if took >= Duration::from_millis(250) {
+                self.out.line(format!(
+                    "info string hash {} MB and {} threads ready in {:.2} s",
+                    next.hash_mb,
+                    next.threads,
+                    took.as_secs_f64()
+                ));
+            }
         }
         if next.kind != self.options.kind {
             self.session = new_session(next.kind);
