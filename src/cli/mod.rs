@@ -576,3 +576,59 @@ fn play_moves<P: Position>(mut game: Game<P>, words: &[String]) -> Result<Game<P
     game.play_all(&all).map_err(CliError::Moves)?;
     Ok(game)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::tournament::spec::EngineSpec;
+
+    fn args(words: &[&str]) -> Vec<std::ffi::OsString> {
+        words.iter().map(|w| w.into()).collect()
+    }
+
+    fn engines(words: &[&str]) -> Vec<EngineSpec> {
+        let cli = Cli::try_parse_from(group_engine_words(args(words))).expect("parses");
+        let Some(Command::Match(m)) = cli.command else {
+            panic!("not a match")
+        };
+        m.engines
+            .iter()
+            .map(|e| e.parse().expect("a spec"))
+            .collect()
+    }
+
+    #[test]
+    fn both_engine_forms_give_the_same_engines() {
+        // What the shell hands over for `--engine name=a cmd="othel --threads 1" depth=4 …`.
+        let cutechess = engines(&[
+            "othel",
+            "match",
+            "--engine",
+            "name=a",
+            "cmd=othel --threads 1",
+            "option.book=off",
+            "depth=4",
+            "--engine",
+            "name=b",
+            r#"cmd=/opt/my "engine"\x"#,
+            "movetime=40",
+            "--games",
+            "2",
+        ]);
+        let one_word = engines(&[
+            "othel",
+            "match",
+            "--engine",
+            r#"name=a cmd="othel --threads 1" option.book=off depth=4"#,
+            "--engine",
+            r#"name=b cmd='/opt/my "engine"\x' movetime=40"#,
+            "--games",
+            "2",
+        ]);
+        assert_eq!(cutechess, one_word);
+        assert_eq!(cutechess[0].command, ["othel", "--threads", "1"]);
+        // Other commands' arguments pass unchanged.
+        let plain = args(&["othel", "perft", "--threads", "2", "5"]);
+        assert_eq!(group_engine_words(plain.clone()), plain);
+    }
+}
