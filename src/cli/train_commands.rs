@@ -200,10 +200,7 @@ pub fn run(command: TrainCommand) -> Result<(), CliError> {
             size,
         } => {
             check_size(size)?;
-            let mut all = Vec::new();
-            for path in &files {
-                all.extend(read_samples(path, size)?);
-            }
+            let all = read_all_samples(&files, size)?;
             match size {
                 6 => print_errors::<Othello<Size6>>(&all),
                 _ => print_errors::<Othello<Size8>>(&all),
@@ -222,10 +219,7 @@ pub fn run(command: TrainCommand) -> Result<(), CliError> {
             out,
         } => {
             check_size(size)?;
-            let mut all = Vec::new();
-            for path in &files {
-                all.extend(read_samples(path, size)?);
-            }
+            let all = read_all_samples(&files, size)?;
             if all.is_empty() {
                 return Err(CliError::Train("no samples to fit".into()));
             }
@@ -366,6 +360,15 @@ fn print_errors<P: Evaluate + Position<Bits = u64>>(samples: &[Sample]) {
             (total.2 / nf).sqrt()
         );
     }
+}
+
+/// The labelled positions of every file, in order.
+fn read_all_samples(files: &[PathBuf], size: usize) -> Result<Vec<Sample>, CliError> {
+    let mut all = Vec::new();
+    for path in files {
+        all.extend(read_samples(path, size)?);
+    }
+    Ok(all)
 }
 
 /// Reads the labelled positions of a games file (replayed) or a samples file.

@@ -115,19 +115,22 @@ pub struct Player {
 /// How long an engine may take to start and answer a setup command.
 const SETUP_TIMEOUT: Duration = Duration::from_secs(10);
 
+/// The engine's command line in its folder, its standard error dropped.
+fn engine_command(spec: &EngineSpec) -> Command {
+    let mut command = Command::new(&spec.command[0]);
+    command.args(&spec.command[1..]).stderr(Stdio::null());
+    if let Some(dir) = &spec.dir {
+        command.current_dir(dir);
+    }
+    command
+}
+
 /// Whether the engine's command can be started at all (it exists, it is a program): checked
 /// before the first game, so that a mistyped `cmd=` is refused instead of forfeiting every game.
 /// The process is started and killed at once.
 pub fn check_starts(spec: &EngineSpec) -> Result<(), String> {
-    let mut command = Command::new(&spec.command[0]);
-    command
-        .args(&spec.command[1..])
-        .stdin(Stdio::null())
-        .stdout(Stdio::null())
-        .stderr(Stdio::null());
-    if let Some(dir) = &spec.dir {
-        command.current_dir(dir);
-    }
+    let mut command = engine_command(spec);
+    command.stdin(Stdio::null()).stdout(Stdio::null());
     let mut child = command.spawn().map_err(|e| {
         format!(
             "engine {}: cannot start '{}': {e}",
@@ -143,15 +146,8 @@ pub fn check_starts(spec: &EngineSpec) -> Result<(), String> {
 impl Player {
     /// Starts the engine and sets it up for `kind` (its options, its depth).
     pub fn start(spec: &EngineSpec, kind: BoardKind, log: Option<&Path>) -> Result<Player, Fault> {
-        let mut command = Command::new(&spec.command[0]);
-        command
-            .args(&spec.command[1..])
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null());
-        if let Some(dir) = &spec.dir {
-            command.current_dir(dir);
-        }
+        let mut command = engine_command(spec);
+        command.stdin(Stdio::piped()).stdout(Stdio::piped());
         let mut child = command.spawn().map_err(|e| {
             Fault::new(
                 FaultKind::Crash,
