@@ -1,12 +1,13 @@
 //! GTP, version 2, for Othello on every even board (what Quarry, GoGui-style tools and the GTP
 //! modes of Edax and Egaroucid speak). Commands are handled one at a time, in order: GTP has no
 //! way to interrupt a `genmove`. A reader thread reads the lines, so that the end of input (the
-//! controller went away) stops a running `genmove` within [`super::INPUT_END_GRACE`]. Replies are `=[id] …` or `?[id] …`
-//! followed by an empty line; coordinates are a1 at the top left, written in small letters and
-//! read in any case.
+//! controller went away) stops a running `genmove` within [`super::INPUT_END_GRACE`]. Replies
+//! are `=[id] …` or `?[id] …` followed by an empty line; coordinates are a1 at the top left,
+//! written in small letters and read in any case.
 //!
-//! Without `time_settings`, a `genmove` searches for [`crate::search::limits::default_move_time`] (a human pace scaled
-//! to the board) unless the command line set a depth; with a clock it plays within the clock.
+//! Without `time_settings`, a `genmove` searches for
+//! [`crate::search::limits::default_move_time`] (a human pace scaled to the board) unless the
+//! command line set a depth; with a clock it plays within the clock.
 
 use super::InputEnd;
 use super::book_choice::BookChoice;
@@ -168,6 +169,9 @@ pub fn run(
                     return;
                 }
             }
+            // The loop ends once it has handled what was sent; a search it runs meanwhile gets
+            // the grace.
+            drop(sender);
             input_end.ended(&stop);
         });
     if let Err(e) = reader {

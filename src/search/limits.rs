@@ -138,7 +138,7 @@ pub fn budget(limits: &Limits, empties: u32) -> Option<TimeBudget> {
         // Every move also costs time outside the search (the position sent and replayed, the
         // root's moves made, the reply travelling): about 4 ms a move on 16×16 under a match
         // runner, which over 126 moves is half of a 1 s clock. Kept aside for the moves to come.
-        let own_moves_left = (empties / 2).max(1);
+        let own_moves_left = clock.moves_to_go.unwrap_or(empties / 2).max(1);
         let overhead = clock
             .move_overhead
             .unwrap_or_else(|| per_move_overhead(empties));
