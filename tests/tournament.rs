@@ -528,3 +528,43 @@ fn engines_keep_within_their_clocks_on_a_16x16_board() {
     assert!(text.contains("forfeits nb: time 0,"), "{text}");
     assert!(text.contains("forfeits ot: time 0,"), "{text}");
 }
+
+#[test]
+fn a_summary_of_split_game_files_equals_the_live_one() {
+    let dir = scratch("summary");
+    let games = dir.join("games.ggf");
+    let mut args = vec![
+        "--engine".to_string(),
+        othel_engine("deep", "depth=3"),
+        "--engine".to_string(),
+        othel_engine("shallow", "depth=1"),
+        "--games".to_string(),
+        "8".to_string(),
+        "--out".to_string(),
+        games.display().to_string(),
+        "--sprt".to_string(),
+        "elo0=0 elo1=400".to_string(),
+    ];
+    let live = run_match(&args);
+    assert!(
+        live.status.success(),
+        "{}",
+        String::from_utf8_lossy(&live.stderr)
+    );
+    // The games split in two overlapping files, as shards or a resumed run leave them.
+    let text = std::fs::read_to_string(&games).unwrap();
+    let lines: Vec<&str> = text.lines().collect();
+    let (a, b) = (dir.join("a.ggf"), dir.join("b.ggf"));
+    std::fs::write(&a, lines[..5].join("\n")).unwrap();
+    std::fs::write(&b, lines[3..].join("\n")).unwrap();
+    args = strings(&["--sprt", "elo0=0 elo1=400", "--summary"]);
+    args.push(a.display().to_string());
+    args.push(b.display().to_string());
+    let merged = run_match(&args);
+    assert!(
+        merged.status.success(),
+        "{}",
+        String::from_utf8_lossy(&merged.stderr)
+    );
+    assert_eq!(stdout(&merged), stdout(&live));
+}

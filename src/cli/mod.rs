@@ -187,8 +187,13 @@ pub struct MatchArgs {
     /// cutechess-cli takes it, the words up to the next option
     /// (`--engine name=a cmd="othel --threads 1" depth=4`).
     /// ([`group_engine_words`] makes the second form one word before clap reads it.)
-    #[arg(long = "engine", required = true)]
+    #[arg(long = "engine", required_unless_present = "summary")]
     pub engines: Vec<String>,
+    /// Play nothing: print the summary (and --json, --sprt) of the games in these GGF files,
+    /// e.g. the shards of one match run apart (a game number counts once). The engines are
+    /// the --engine names in that order, or as the files first name them.
+    #[arg(long, num_args = 1..)]
+    pub summary: Vec<std::path::PathBuf>,
     /// othello or lehto (default: othello, or what --size implies).
     #[arg(long)]
     pub variant: Option<Variant>,
@@ -536,6 +541,16 @@ fn run_match(args: &MatchArgs) -> Result<(), CliError> {
         Some(words) => Some(crate::tournament::stats::Sprt::parse(words).map_err(CliError::Match)?),
         None => None,
     };
+    if !args.summary.is_empty() {
+        let names: Vec<String> = engines.iter().map(|e| e.name.clone()).collect();
+        let summary =
+            crate::tournament::summarize(&args.summary, &names, sprt).map_err(CliError::Match)?;
+        if let Some(path) = &args.json {
+            std::fs::write(path, summary.to_json()).map_err(|e| CliError::File(path.clone(), e))?;
+        }
+        print_quietly(&summary.to_string());
+        return Ok(());
+    }
     let seconds = |s: f64, what: &str| {
         if (0.0..1e7).contains(&s) {
             Ok(std::time::Duration::from_secs_f64(s))
@@ -561,8 +576,16 @@ fn run_match(args: &MatchArgs) -> Result<(), CliError> {
         progress: true,
     };
     let summary = run(&config).map_err(CliError::Match)?;
-    print!("{summary}");
+    print_quietly(&summary.to_string());
     Ok(())
+}
+
+/// Writes to stdout, quietly giving up when its reader has gone (`othel match … | head`): `match`
+/// keeps SIGPIPE ignored for its engines' sake, so a plain `print!` would panic.
+fn print_quietly(text: &str) {
+    use std::io::Write;
+    let mut out = std::io::stdout().lock();
+    let _ = out.write_all(text.as_bytes()).and_then(|_| out.flush());
 }
 
 /// Plays moves given as words (each a move or a transcript) on a game.

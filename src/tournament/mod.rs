@@ -373,13 +373,47 @@ impl fmt::Display for Summary {
 
 /// The games already in a GGF file: their numbers, and the summary they make.
 fn read_finished(path: &Path, names: &[String]) -> Result<(HashSet<usize>, Summary), String> {
-    let text = std::fs::read_to_string(path)
-        .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
     let mut done = HashSet::new();
     let mut summary = Summary {
         names: names.to_vec(),
         ..Summary::default()
     };
+    add_finished(path, &mut done, &mut summary, false)?;
+    Ok((done, summary))
+}
+
+/// The summary of the games in `paths` (the GGF files of a match, or of its shards run
+/// apart): a game number counted once however many files hold it. Engines are `names` in that
+/// order, or (when empty) as the files first name them; `sprt` is decided on the first pair.
+pub fn summarize(
+    paths: &[PathBuf],
+    names: &[String],
+    sprt: Option<Sprt>,
+) -> Result<Summary, String> {
+    let mut done = HashSet::new();
+    let mut summary = Summary {
+        names: names.to_vec(),
+        ..Summary::default()
+    };
+    for path in paths {
+        add_finished(path, &mut done, &mut summary, names.is_empty())?;
+    }
+    if let (Some(sprt), Some(tally)) = (sprt, summary.pairs.get(&(0, 1))) {
+        summary.sprt = Some((sprt.llr(tally), sprt.bounds(), sprt.decide(tally)));
+    }
+    Ok(summary)
+}
+
+/// Adds the games of `path` not in `done` to `summary`; `new_names`: an engine not yet in the
+/// summary's names is added to them (else it is an error).
+fn add_finished(
+    path: &Path,
+    done: &mut HashSet<usize>,
+    summary: &mut Summary,
+    new_names: bool,
+) -> Result<(), String> {
+    let text = std::fs::read_to_string(path)
+        .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
     for (number, line) in text.lines().enumerate() {
         let line = line.trim();
         if line.is_empty() {
@@ -404,12 +438,16 @@ fn read_finished(path: &Path, names: &[String]) -> Result<(HashSet<usize>, Summa
         let index: usize = property("GN")
             .and_then(|v| v.parse().ok())
             .ok_or_else(|| at("a game without its number GN[…]"))?;
-        let engine = |key: &str| {
+        let mut engine = |key: &str| {
             let name = property(key).unwrap_or("");
-            names
-                .iter()
-                .position(|n| n == name)
-                .ok_or_else(|| at(&format!("'{name}' is not an engine of this match")))
+            match summary.names.iter().position(|n| n == name) {
+                Some(i) => Ok(i),
+                None if new_names && !name.is_empty() => {
+                    summary.names.push(name.to_string());
+                    Ok(summary.names.len() - 1)
+                }
+                None => Err(at(&format!("'{name}' is not an engine of this match"))),
+            }
         };
         let (black, white) = (engine("PB")?, engine("PW")?);
         let result = property("RE").ok_or_else(|| at("a game without a result"))?;
@@ -429,7 +467,7 @@ fn read_finished(path: &Path, names: &[String]) -> Result<(HashSet<usize>, Summa
             summary.add(black, white, margin.round() as i32, loser, kind);
         }
     }
-    Ok((done, summary))
+    Ok(())
 }
 
 /// Runs the match; prints nothing but the progress bar (the caller prints the summary).
