@@ -334,31 +334,30 @@ fn wld_scores_are_signs_and_evaluations_always_have_decimals() {
     let lines = run_script(
         "setoption book=off\nposition board --XXXXX--OOOXX-O-OOOXXOX-OXOXOXXOXXXOXXX--XOXOXX-XXXOOO--OOOOO-- X\ngo wld multipv 3\n",
     );
-    let wld: Vec<&String> = lines.iter().filter(|l| l.contains(" wld score ")).collect();
-    assert!(!wld.is_empty(), "{lines:#?}");
-    for line in wld {
-        let score = line
-            .split(" score ")
+    // The word after `score`.
+    let score_of = |line: &str| {
+        line.split(" score ")
             .nth(1)
             .unwrap()
             .split(' ')
             .next()
-            .unwrap();
-        assert!(["+1", "+0", "-1"].contains(&score), "{line}");
+            .unwrap()
+            .to_string()
+    };
+    let wld: Vec<&String> = lines.iter().filter(|l| l.contains(" wld score ")).collect();
+    assert!(!wld.is_empty(), "{lines:#?}");
+    for line in wld {
+        assert!(
+            ["+1", "+0", "-1"].contains(&score_of(line).as_str()),
+            "{line}"
+        );
     }
     for line in lines
         .iter()
         .filter(|l| l.starts_with("info depth ") && !l.contains(" wld "))
     {
-        let score = line
-            .split(" score ")
-            .nth(1)
-            .unwrap()
-            .split(' ')
-            .next()
-            .unwrap();
         assert!(
-            score.contains('.'),
+            score_of(line).contains('.'),
             "an evaluation without decimals: {line}"
         );
     }

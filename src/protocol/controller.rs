@@ -8,6 +8,7 @@ use super::session::{Session, new_session};
 use crate::rules::ggf::GgfRecord;
 use crate::rules::notation::ObfLine;
 use crate::rules::{BoardKind, Color, Move, Variant};
+use crate::search::limits::track_overhead;
 use crate::search::{Clock, Limits, MAX_HASH_MB, MAX_THREADS, Report, Searcher, format_score};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
@@ -435,12 +436,10 @@ impl Controller {
         {
             // The clock fell by (before + increment − now); the search took `searched`.
             let spent = (before + increment).saturating_sub(now);
-            let outside = spent
-                .saturating_sub(searched)
-                .min(Duration::from_millis(200));
-            // The largest recent one, decaying: a slow move is not forgotten at once.
-            let kept = self.move_overhead.map_or(Duration::ZERO, |d| d * 7 / 8);
-            self.move_overhead = Some(kept.max(outside));
+            self.move_overhead = Some(track_overhead(
+                self.move_overhead,
+                spent.saturating_sub(searched),
+            ));
         }
         let took = Arc::new(std::sync::Mutex::new(None));
         self.last_clocked = Some((color, now, took));

@@ -503,9 +503,11 @@ impl NboardEngine {
             .find(|(c, _)| *c == mover)
             .map(|(_, s)| *s);
         if let (Some(searched), Some(charged)) = (searched, charged) {
-            let outside = Duration::from_secs_f64((charged - searched).clamp(0.0, 0.2));
-            let kept = self.move_overhead.map_or(Duration::ZERO, |d| d * 7 / 8);
-            self.move_overhead = Some(kept.max(outside));
+            let outside = Duration::from_secs_f64((charged - searched).clamp(0.0, 1.0));
+            self.move_overhead = Some(crate::search::limits::track_overhead(
+                self.move_overhead,
+                outside,
+            ));
         }
         let size = self.session.kind().size();
         let limits = Limits::playing(self.depth, self.session.empties(), size, self.side_clock());

@@ -130,10 +130,7 @@ impl<P: Evaluate> Session for GameSession<P> {
     fn black_margin(&self) -> i32 {
         let pos = self.0.position();
         if pos.is_game_over() {
-            match pos.side_to_move() {
-                Color::Black => pos.final_score(),
-                Color::White => -pos.final_score(),
-            }
+            pos.black_final_score()
         } else {
             let (black, white) = pos.disc_counts();
             black as i32 - white as i32

@@ -124,6 +124,14 @@ pub trait Position: Copy + Eq + Hash + Debug + Send + Sync + 'static {
     /// empty squares going to the winner.
     fn final_score(&self) -> i32;
 
+    /// [`Position::final_score`] from black's view.
+    fn black_final_score(&self) -> i32 {
+        match self.side_to_move() {
+            Color::Black => self.final_score(),
+            Color::White => -self.final_score(),
+        }
+    }
+
     /// Why `index` is not a legal placement, when it is not (the index is on the board).
     fn placement_error(&self, index: usize) -> IllegalReason;
 

@@ -115,6 +115,14 @@ const SAFETY: Duration = Duration::from_millis(30);
 /// Kept in hand out of a fixed time per move: a twentieth, at most this.
 const MOVETIME_SAFETY: Duration = Duration::from_millis(10);
 
+/// What a move costs outside the search, updated with one more observation: the largest recent
+/// cost, decaying by an eighth a move (a slow move is not forgotten at once), each observation
+/// capped at 200 ms (a front end that paused is not a cost of every move).
+pub fn track_overhead(known: Option<Duration>, observed: Duration) -> Duration {
+    let kept = known.map_or(Duration::ZERO, |d| d * 7 / 8);
+    kept.max(observed.min(Duration::from_millis(200)))
+}
+
 /// The time a move costs outside the search, estimated from the board's empty squares (bigger
 /// boards: longer positions to replay, more root moves to make): 1 ms plus 8 µs a square.
 fn per_move_overhead(empties: u32) -> Duration {

@@ -215,10 +215,7 @@ impl GameRecord {
         if !pos.is_game_over() {
             return Err(fail("the moves do not finish the game".into()));
         }
-        let black_margin = match pos.side_to_move() {
-            Color::Black => pos.final_score(),
-            Color::White => -pos.final_score(),
-        };
+        let black_margin = pos.black_final_score();
         if black_margin != self.margin {
             return Err(fail(format!(
                 "the game ends {black_margin:+}, not {:+} as recorded",
@@ -310,10 +307,7 @@ mod tests {
             moves.push(mv);
             pos = pos.try_play(mv).unwrap();
         }
-        let margin = match pos.side_to_move() {
-            Color::Black => pos.final_score(),
-            Color::White => -pos.final_score(),
-        };
+        let margin = pos.black_final_score();
         GameRecord {
             index: 7,
             opening: 2,

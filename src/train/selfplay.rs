@@ -6,7 +6,7 @@
 
 use super::records::GameRecord;
 use crate::eval::Evaluate;
-use crate::rules::{Color, Move, Position};
+use crate::rules::{Move, Position};
 use crate::search::{Limits, Searcher};
 use rand::rngs::StdRng;
 use rand::{RngExt, SeedableRng};
@@ -99,10 +99,7 @@ pub fn play_game<P: Evaluate>(
         pos = pos.play_unchecked(mv);
         moves.push(mv);
     }
-    let margin = match pos.side_to_move() {
-        Color::Black => pos.final_score(),
-        Color::White => -pos.final_score(),
-    };
+    let margin = pos.black_final_score();
     GameRecord {
         index,
         opening: opening_plies,
