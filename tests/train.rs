@@ -245,8 +245,18 @@ fn game_records_shard_resume_and_replay_into_a_fit() {
     let all = game_lines(&whole);
     assert_eq!(all.len(), 12);
     let text = std::fs::read_to_string(&whole).unwrap();
-    assert!(text.starts_with("#othel-games 1 "), "{text}");
+    assert!(text.starts_with("#othel-games 2 "), "{text}");
     assert!(text.lines().next().unwrap().contains(" size=6 "));
+    // Each game keeps a search score for each position from its opening's end to the solve ply.
+    for line in text.lines().skip(1) {
+        let words: Vec<&str> = line.split_whitespace().collect();
+        assert_eq!(words.len(), 6, "{line}");
+        let opening: usize = words[1].parse().unwrap();
+        let solve: usize = words[2].parse().unwrap();
+        let scores: Vec<i32> = words[5].split(',').map(|w| w.parse().unwrap()).collect();
+        assert_eq!(scores.len(), solve - opening, "{line}");
+        assert!(scores.iter().all(|s| s.abs() <= 36), "{line}");
+    }
 
     // Three shards together are the whole run, game for game.
     let mut union = Vec::new();
@@ -288,6 +298,38 @@ fn game_records_shard_resume_and_replay_into_a_fit() {
             "10",
             "--out",
             cut.to_str().unwrap(),
+        ],
+        "played otherwise",
+    );
+
+    // A version 1 file of the same games is not resumed in version 2.
+    let old = dir.join("old.games");
+    let v1: String = text
+        .lines()
+        .map(|l| {
+            let words: Vec<&str> = l.split_whitespace().collect();
+            if l.starts_with('#') {
+                l.replacen("#othel-games 2 ", "#othel-games 1 ", 1) + "\n"
+            } else {
+                words[..5].join(" ") + "\n"
+            }
+        })
+        .collect();
+    std::fs::write(&old, v1).unwrap();
+    refused(
+        &[
+            "train",
+            "gen",
+            "--size",
+            "6",
+            "--games",
+            "12",
+            "--depth",
+            "2",
+            "--solve",
+            "10",
+            "--out",
+            old.to_str().unwrap(),
         ],
         "played otherwise",
     );
@@ -386,6 +428,55 @@ fn game_records_shard_resume_and_replay_into_a_fit() {
             "/dev/null",
         ],
         "--smooth",
+    );
+    // Labels from the search's scores fit other weights; version 1 games (no scores) still read.
+    let searched = dir.join("searched.weights");
+    let out = othel(&[
+        "train",
+        "fit",
+        whole.to_str().unwrap(),
+        "--size",
+        "6",
+        "--min-samples",
+        "10",
+        "--search-weight",
+        "1",
+        "--out",
+        searched.to_str().unwrap(),
+    ]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert_ne!(
+        std::fs::read(&searched).unwrap(),
+        std::fs::read(&weights).unwrap()
+    );
+    let out = othel(&["train", "eval", old.to_str().unwrap(), "--size", "6"]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(
+        String::from_utf8_lossy(&out.stdout)
+            .lines()
+            .any(|l| l.starts_with("all") && l.contains(&format!(" {count} "))),
+        "{}",
+        String::from_utf8_lossy(&out.stdout)
+    );
+    refused(
+        &[
+            "train",
+            "eval",
+            whole.to_str().unwrap(),
+            "--size",
+            "6",
+            "--search-weight",
+            "2",
+        ],
+        "--search-weight",
     );
     std::fs::remove_dir_all(&dir).ok();
 }

@@ -88,6 +88,10 @@ pub enum TrainCommand {
         /// The side of the (Othello) board: 6 or 8.
         #[arg(long, default_value_t = 8)]
         size: usize,
+        /// Label positions before the solve point with this share of the search's score, the
+        /// rest the game's result (0 to 1; games files of version 2 keep the scores).
+        #[arg(long, default_value_t = 0.0)]
+        search_weight: f64,
     },
     /// Fits pattern weights to games and samples files by regularised least squares, phase by
     /// phase, and reports the error on held-out samples.
@@ -98,6 +102,10 @@ pub enum TrainCommand {
         /// The side of the (Othello) board: 6 or 8.
         #[arg(long, default_value_t = 8)]
         size: usize,
+        /// Label positions before the solve point with this share of the search's score, the
+        /// rest the game's result (0 to 1; games files of version 2 keep the scores).
+        #[arg(long, default_value_t = 0.0)]
+        search_weight: f64,
         /// Ridge penalty per weight.
         #[arg(long, default_value_t = 2.0)]
         lambda: f64,
@@ -198,9 +206,10 @@ pub fn run(command: TrainCommand) -> Result<(), CliError> {
         TrainCommand::Eval {
             samples: files,
             size,
+            search_weight,
         } => {
             check_size(size)?;
-            let all = read_all_samples(&files, size)?;
+            let all = read_all_samples(&files, size, search_weight)?;
             match size {
                 6 => print_errors::<Othello<Size6>>(&all),
                 _ => print_errors::<Othello<Size8>>(&all),
@@ -210,6 +219,7 @@ pub fn run(command: TrainCommand) -> Result<(), CliError> {
         TrainCommand::Fit {
             samples: files,
             size,
+            search_weight,
             lambda,
             iterations,
             smooth,
@@ -219,7 +229,7 @@ pub fn run(command: TrainCommand) -> Result<(), CliError> {
             out,
         } => {
             check_size(size)?;
-            let all = read_all_samples(&files, size)?;
+            let all = read_all_samples(&files, size, search_weight)?;
             if all.is_empty() {
                 return Err(CliError::Train("no samples to fit".into()));
             }
@@ -363,16 +373,25 @@ fn print_errors<P: Evaluate + Position<Bits = u64>>(samples: &[Sample]) {
 }
 
 /// The labelled positions of every file, in order.
-fn read_all_samples(files: &[PathBuf], size: usize) -> Result<Vec<Sample>, CliError> {
+fn read_all_samples(
+    files: &[PathBuf],
+    size: usize,
+    search_weight: f64,
+) -> Result<Vec<Sample>, CliError> {
+    if !(0.0..=1.0).contains(&search_weight) {
+        return Err(CliError::Train(
+            "--search-weight must be between 0 and 1".into(),
+        ));
+    }
     let mut all = Vec::new();
     for path in files {
-        all.extend(read_samples(path, size)?);
+        all.extend(read_samples(path, size, search_weight)?);
     }
     Ok(all)
 }
 
 /// Reads the labelled positions of a games file (replayed) or a samples file.
-fn read_samples(path: &Path, size: usize) -> Result<Vec<Sample>, CliError> {
+fn read_samples(path: &Path, size: usize, search_weight: f64) -> Result<Vec<Sample>, CliError> {
     let bytes = std::fs::read(path).map_err(|e| CliError::File(path.to_path_buf(), e))?;
     let bad = |e: &dyn std::fmt::Display| CliError::Train(format!("{}: {e}", path.display()));
     if !records::is_games(&bytes) {
@@ -389,8 +408,8 @@ fn read_samples(path: &Path, size: usize) -> Result<Vec<Sample>, CliError> {
     let mut out = Vec::new();
     for game in &file.games {
         let replayed = match size {
-            6 => game.samples::<Othello<Size6>>(),
-            _ => game.samples::<Othello<Size8>>(),
+            6 => game.samples::<Othello<Size6>>(search_weight),
+            _ => game.samples::<Othello<Size8>>(search_weight),
         };
         out.extend(replayed.map_err(|e| bad(&e))?);
     }
@@ -518,7 +537,7 @@ fn generate<P: Evaluate + Position<Bits = u64>>(job: &GenJob) -> Result<(), CliE
         }
         drop(tx);
         for record in rx {
-            let labelled = match record.samples::<P>() {
+            let labelled = match record.samples::<P>(0.0) {
                 Ok(samples) => samples,
                 Err(e) => {
                     replay_error.get_or_insert(e);
@@ -528,7 +547,7 @@ fn generate<P: Evaluate + Position<Bits = u64>>(job: &GenJob) -> Result<(), CliE
             total += labelled.len();
             played += 1;
             let written = match sink {
-                Sink::Games => file.write_all(record.to_line().as_bytes()),
+                Sink::Games => file.write_all(record.to_line(job.header.version).as_bytes()),
                 Sink::Samples => samples::write_records(&mut file, &labelled),
             };
             if write_error.is_none()

@@ -3,11 +3,14 @@
 //!
 //! A games file starts with a header line, `#othel-games 1` and `key=value` words that say how its
 //! games were played (board size, depth, solve point, seed, …); further `#` lines are comments.
-//! Every other line is one game: `INDEX OPENING SOLVE MARGIN TRANSCRIPT`, where INDEX is the game's
-//! number (which, with the header, determines the game), OPENING the plies of the opening it
+//! Every other line is one game: `INDEX OPENING SOLVE MARGIN TRANSCRIPT SCORES`, where INDEX is the
+//! game's number (which, with the header, determines the game), OPENING the plies of the opening it
 //! started from, SOLVE the ply from which both sides played perfectly (every position from there
 //! on has the game's result as its exact score), MARGIN black's final disc difference (signed,
-//! empties to the winner) and TRANSCRIPT the moves from the start position, passes left out.
+//! empties to the winner), TRANSCRIPT the moves from the start position, passes left out, and
+//! SCORES (version 2 on) the search's score of every position from the opening's end to the solve
+//! point, in discs from the side to move's view, comma-separated (`-` when there is none).
+//! Version 1 files (no SCORES) are read as well.
 //! A file is only ever appended to; a last line without its newline is a game cut off by a kill
 //! and is ignored (and cut away before appending again).
 
@@ -19,8 +22,11 @@ use std::fmt;
 
 /// The first word of a games file.
 pub const MAGIC: &str = "#othel-games";
-/// The format's version.
-pub const VERSION: u32 = 1;
+/// The format's version written: 2 keeps the search scores.
+pub const VERSION: u32 = 2;
+
+/// The versions read.
+const VERSIONS: [u32; 2] = [1, 2];
 
 /// One self-play game.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -35,11 +41,16 @@ pub struct GameRecord {
     pub margin: i32,
     /// The moves from the start position (passes may be left out).
     pub moves: Vec<Move>,
+    /// The search's score (discs, side to move's view) of each position from the end of the
+    /// opening to the solve ply, passes left out; empty in version 1 records.
+    pub scores: Vec<i32>,
 }
 
 /// How a games file's games were played: its header's `key=value` words, in order.
 #[derive(Clone, Debug, PartialEq, Eq, Default)]
 pub struct RecordHeader {
+    /// The format's version (1: no search scores).
+    pub version: u32,
     /// The words, keys unique.
     pub fields: BTreeMap<String, String>,
 }
@@ -75,7 +86,9 @@ impl fmt::Display for RecordsError {
     fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {
         match self {
             RecordsError::NotGames => write!(f, "not an othel games file (no '{MAGIC}' header)"),
-            RecordsError::Version(v) => write!(f, "games file version {v} is not {VERSION}"),
+            RecordsError::Version(v) => {
+                write!(f, "games file version {v} is not one of {VERSIONS:?}")
+            }
             RecordsError::BadField(w) => write!(f, "header word '{w}' is not key=value"),
             RecordsError::Size(s) => write!(f, "{s}"),
             RecordsError::BadLine { line, reason } => write!(f, "line {line}: {reason}"),
@@ -90,6 +103,7 @@ impl RecordHeader {
     /// A header from `key=value` pairs.
     pub fn new<'a>(pairs: impl IntoIterator<Item = (&'a str, String)>) -> RecordHeader {
         RecordHeader {
+            version: VERSION,
             fields: pairs.into_iter().map(|(k, v)| (k.to_string(), v)).collect(),
         }
     }
@@ -108,7 +122,7 @@ impl RecordHeader {
 
     /// The header line, newline included.
     pub fn to_line(&self) -> String {
-        let mut line = format!("{MAGIC} {VERSION}");
+        let mut line = format!("{MAGIC} {}", self.version);
         for (k, v) in &self.fields {
             line.push(' ');
             line.push_str(k);
@@ -124,11 +138,13 @@ impl RecordHeader {
         if words.next() != Some(MAGIC) {
             return Err(RecordsError::NotGames);
         }
-        match words.next() {
-            Some(v) if v == VERSION.to_string() => {}
-            Some(v) => return Err(RecordsError::Version(v.to_string())),
+        let version = match words.next() {
+            Some(v) => match v.parse::<u32>() {
+                Ok(n) if VERSIONS.contains(&n) => n,
+                _ => return Err(RecordsError::Version(v.to_string())),
+            },
             None => return Err(RecordsError::Version("(none)".into())),
-        }
+        };
         let mut fields = BTreeMap::new();
         for word in words {
             let (k, v) = word
@@ -136,24 +152,38 @@ impl RecordHeader {
                 .ok_or_else(|| RecordsError::BadField(word.to_string()))?;
             fields.insert(k.to_string(), v.to_string());
         }
-        Ok(RecordHeader { fields })
+        Ok(RecordHeader { version, fields })
     }
 }
 
 impl GameRecord {
-    /// The game's line, newline included.
-    pub fn to_line(&self) -> String {
-        format!(
-            "{} {} {} {:+} {}\n",
+    /// The game's line in the form of `version`, newline included (version 1 drops the scores).
+    pub fn to_line(&self, version: u32) -> String {
+        let mut line = format!(
+            "{} {} {} {:+} {}",
             self.index,
             self.opening,
             self.solve_ply,
             self.margin,
             write_transcript(&self.moves)
-        )
+        );
+        if version >= 2 {
+            line.push(' ');
+            if self.scores.is_empty() {
+                line.push('-');
+            }
+            for (i, score) in self.scores.iter().enumerate() {
+                if i > 0 {
+                    line.push(',');
+                }
+                line.push_str(&score.to_string());
+            }
+        }
+        line.push('\n');
+        line
     }
 
-    fn parse(text: &str) -> Result<GameRecord, String> {
+    fn parse(text: &str, version: u32) -> Result<GameRecord, String> {
         let mut words = text.split_whitespace();
         let mut number = |what: &str| -> Result<i64, String> {
             let word = words.next().ok_or_else(|| format!("no {what}"))?;
@@ -173,8 +203,22 @@ impl GameRecord {
             return Err("a number out of range".into());
         };
         let transcript = words.next().unwrap_or("");
+        let scores = match (version, words.next()) {
+            (1, None) | (_, Some("-")) => Vec::new(),
+            (1, Some(extra)) => return Err(format!("unexpected '{extra}' after the moves")),
+            (_, None) => return Err("no scores".into()),
+            (_, Some(list)) => list
+                .split(',')
+                .map(|w| {
+                    w.parse::<i32>()
+                        .ok()
+                        .filter(|s| s.abs() <= 64 * 64)
+                        .ok_or_else(|| format!("score '{w}' is not a number of discs"))
+                })
+                .collect::<Result<_, _>>()?,
+        };
         if let Some(extra) = words.next() {
-            return Err(format!("unexpected '{extra}' after the moves"));
+            return Err(format!("unexpected '{extra}' after the scores"));
         }
         let moves = parse_transcript(transcript).map_err(|e| e.to_string())?;
         Ok(GameRecord {
@@ -183,15 +227,21 @@ impl GameRecord {
             solve_ply,
             margin,
             moves,
+            scores,
         })
     }
 
     /// Replays the game and labels its positions: every position from the end of the opening on
     /// where the side to move has a placement, with the game's final margin from that side's view.
     /// From the solve ply on that is the position's exact score; before it, the result the game
-    /// reached (Logistello's labels). Errors when a move is illegal, the game does not end, or its
-    /// end is not the recorded margin.
-    pub fn samples<P: Position<Bits = u64>>(&self) -> Result<Vec<Sample>, RecordsError> {
+    /// reached (Logistello's labels), mixed with the search's score when the record has scores:
+    /// `search_weight` × score + (1 − `search_weight`) × result (0: the result alone). Errors when
+    /// a move is illegal, the game does not end, its end is not the recorded margin, or it has
+    /// scores but not one for each position before the solve ply.
+    pub fn samples<P: Position<Bits = u64>>(
+        &self,
+        search_weight: f64,
+    ) -> Result<Vec<Sample>, RecordsError> {
         let fail = |reason: String| RecordsError::Replay {
             index: self.index,
             reason,
@@ -222,17 +272,33 @@ impl GameRecord {
                 self.margin
             )));
         }
+        let before_solve = (self.solve_ply as usize).saturating_sub(self.opening as usize);
+        if !self.scores.is_empty() && self.scores.len() != before_solve.min(positions.len()) {
+            return Err(fail(format!(
+                "{} scores for {} positions before the solve point",
+                self.scores.len(),
+                before_solve.min(positions.len())
+            )));
+        }
         Ok(positions
             .iter()
-            .map(|p| {
-                let score = match p.side_to_move() {
+            .enumerate()
+            .map(|(k, p)| {
+                let result = match p.side_to_move() {
                     Color::Black => self.margin,
                     Color::White => -self.margin,
+                };
+                let label = match self.scores.get(k) {
+                    Some(&searched) if search_weight > 0.0 => {
+                        (search_weight * searched as f64 + (1.0 - search_weight) * result as f64)
+                            .round() as i32
+                    }
+                    _ => result,
                 };
                 Sample {
                     player: p.player().low64(),
                     opponent: p.opponent().low64(),
-                    score: score.clamp(-127, 127) as i8,
+                    score: label.clamp(-127, 127) as i8,
                 }
             })
             .collect())
@@ -265,12 +331,12 @@ pub fn read(text: &str) -> Result<GamesFile, RecordsError> {
         if line.is_empty() || line.starts_with('#') {
             continue;
         }
-        games.push(
-            GameRecord::parse(line).map_err(|reason| RecordsError::BadLine {
+        games.push(GameRecord::parse(line, header.version).map_err(|reason| {
+            RecordsError::BadLine {
                 line: n + 1,
                 reason,
-            })?,
-        );
+            }
+        })?);
     }
     Ok(GamesFile {
         header,
@@ -314,17 +380,41 @@ mod tests {
             solve_ply: 40,
             margin,
             moves: moves.into_iter().filter(|m| *m != Move::Pass).collect(),
+            // One score for each of the 38 positions from ply 2 to the solve ply.
+            scores: (0..38).map(|k| k - 19).collect(),
         }
     }
 
     #[test]
     fn games_survive_the_file_form() {
         let game = first_move_game();
-        let text = header().to_line() + "# a comment\n" + &game.to_line();
+        let text = header().to_line() + "# a comment\n" + &game.to_line(VERSION);
         let file = read(&text).unwrap();
         assert_eq!(file.header, header());
         assert_eq!(file.games, vec![game.clone()]);
         assert_eq!(file.whole_len, text.len());
+        // Version 1 has no scores, and reads back without them.
+        let old = RecordHeader {
+            version: 1,
+            ..header()
+        };
+        let text1 = old.to_line() + &game.to_line(1);
+        assert!(text1.starts_with("#othel-games 1 "));
+        let file1 = read(&text1).unwrap();
+        assert_eq!(file1.header, old);
+        let unscored = GameRecord {
+            scores: Vec::new(),
+            ..game.clone()
+        };
+        assert_eq!(file1.games, vec![unscored.clone()]);
+        // A record without scores writes `-` in version 2.
+        assert!(unscored.to_line(2).ends_with(" -\n"));
+        assert_eq!(
+            read(&(header().to_line() + &unscored.to_line(2)))
+                .unwrap()
+                .games,
+            vec![unscored]
+        );
         // A line cut off by a kill is left out, and whole_len says where to cut.
         let cut = text.clone() + "8 2 40 +4 f5d6c3";
         let file = read(&cut).unwrap();
@@ -335,7 +425,7 @@ mod tests {
     #[test]
     fn replay_labels_every_position_after_the_opening_with_the_result() {
         let game = first_move_game();
-        let samples = game.samples::<Othello<Size8>>().unwrap();
+        let samples = game.samples::<Othello<Size8>>(0.0).unwrap();
         let placements_after_opening = game.moves.len() - 2;
         assert_eq!(samples.len(), placements_after_opening);
         // The first labelled position is the one after f5 d6 (or whatever the first two were),
@@ -348,27 +438,57 @@ mod tests {
     }
 
     #[test]
+    fn labels_mix_the_search_score_before_the_solve_point_only() {
+        let game = first_move_game();
+        let result = game.samples::<Othello<Size8>>(0.0).unwrap();
+        let searched = game.samples::<Othello<Size8>>(1.0).unwrap();
+        let half = game.samples::<Othello<Size8>>(0.5).unwrap();
+        assert_eq!(result.len(), searched.len());
+        for k in 0..result.len() {
+            let r = result[k].score as i32;
+            if k < 38 {
+                let s = game.scores[k];
+                assert_eq!(searched[k].score as i32, s, "position {k}");
+                assert_eq!(half[k].score as i32, ((r + s) as f64 / 2.0).round() as i32);
+            } else {
+                // From the solve ply on: the exact result whatever the weight.
+                assert_eq!(searched[k].score as i32, r, "position {k}");
+                assert_eq!(half[k].score as i32, r);
+            }
+        }
+        // A record whose scores do not match its positions is refused.
+        let mut short = game;
+        short.scores.pop();
+        assert!(matches!(
+            short.samples::<Othello<Size8>>(0.5),
+            Err(RecordsError::Replay { .. })
+        ));
+    }
+
+    #[test]
     fn bad_games_are_errors() {
         let game = first_move_game();
         let mut wrong = game.clone();
         wrong.margin += 2;
         assert!(matches!(
-            wrong.samples::<Othello<Size8>>(),
+            wrong.samples::<Othello<Size8>>(0.0),
             Err(RecordsError::Replay { .. })
         ));
         let mut short = game.clone();
         short.moves.truncate(30);
-        assert!(short.samples::<Othello<Size8>>().is_err());
+        assert!(short.samples::<Othello<Size8>>(0.0).is_err());
         let mut illegal = game;
         illegal.moves[0] = "a1".parse().unwrap();
-        assert!(illegal.samples::<Othello<Size8>>().is_err());
+        assert!(illegal.samples::<Othello<Size8>>(0.0).is_err());
         let head = header().to_line();
         for bad in [
-            "x 2 40 +4 f5",
+            "x 2 40 +4 f5 -",
             "1 2 40",
-            "1 2 40 +4 f5 d6",
-            "1 -2 40 +4 f5",
-            "1 2 40 +4 z9",
+            "1 2 40 +4 f5",
+            "1 2 40 +4 f5 1,x",
+            "1 2 40 +4 f5 1,2 d6",
+            "1 -2 40 +4 f5 -",
+            "1 2 40 +4 z9 -",
         ] {
             let text = format!("{head}{bad}\n");
             assert!(
@@ -380,6 +500,11 @@ mod tests {
         assert!(matches!(
             read("#othel-games 9 size=8\n"),
             Err(RecordsError::Version(_))
+        ));
+        // Version 1 lines end with the moves.
+        assert!(matches!(
+            read("#othel-games 1 size=8\n1 2 40 +4 f5 1,2\n"),
+            Err(RecordsError::BadLine { line: 2, .. })
         ));
         assert!(matches!(
             read("#othel-games 1 size\n"),

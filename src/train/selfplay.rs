@@ -5,7 +5,7 @@
 //! position under the rest of the game, as Logistello's training used game results).
 
 use super::records::GameRecord;
-use crate::eval::Evaluate;
+use crate::eval::{DISC, Evaluate};
 use crate::rules::{Move, Position};
 use crate::search::{Limits, Searcher};
 use rand::rngs::StdRng;
@@ -64,6 +64,8 @@ pub fn play_game<P: Evaluate>(
         }
     }
     let opening_plies = moves.len() as u32;
+    let mut scores = Vec::new();
+    let limits = Limits::depth(config.depth);
     while !pos.is_game_over() && pos.empty_count() > config.solve_empties {
         if pos.must_pass() {
             pos = pos.play_pass_unchecked();
@@ -71,14 +73,23 @@ pub fn play_game<P: Evaluate>(
         }
         let legal = pos.legal_moves();
         let ply = moves.len() as u32;
+        // Every position is searched, also where the move is random or forced: its score labels
+        // it (data/README.md).
+        let (best, score) = if legal.len() == 1 {
+            // The searcher answers a forced move without searching: search the reply instead.
+            let child = pos.play_unchecked(legal[0]);
+            let reply = searcher.search(&child, &limits, &stop, &mut |_| {});
+            (legal[0], -reply.score)
+        } else {
+            let result = searcher.search(&pos, &limits, &stop, &mut |_| {});
+            (result.best.unwrap_or(legal[0]), result.score)
+        };
+        scores.push(discs(score));
         let mv = if legal.len() > 1 && ply < config.random_until && rng.random_bool(config.epsilon)
         {
             legal[rng.random_range(0..legal.len())]
-        } else if legal.len() == 1 {
-            legal[0]
         } else {
-            let result = searcher.search(&pos, &Limits::depth(config.depth), &stop, &mut |_| {});
-            result.best.unwrap_or(legal[0])
+            best
         };
         pos = pos.play_unchecked(mv);
         moves.push(mv);
@@ -106,7 +117,13 @@ pub fn play_game<P: Evaluate>(
         solve_ply,
         margin,
         moves,
+        scores,
     }
+}
+
+/// A score in centi-discs rounded to whole discs.
+fn discs(centi_discs: i32) -> i32 {
+    (centi_discs as f64 / DISC as f64).round() as i32
 }
 
 fn random_move<P: Position>(pos: &P, rng: &mut StdRng) -> Move {
