@@ -4,8 +4,14 @@
 //! transparent huge pages, as chess engines allocate their hash tables (Stockfish's
 //! `aligned_large_pages_alloc`): a table of 64 MB probed at random then costs a few TLB entries
 //! instead of a page walk per probe.
+//!
+//! On Linux a large table is an anonymous mapping of its own, which the kernel fills with zero
+//! pages as they are first touched: a table costs memory only for the part the searches reach, so
+//! the default table made before any option arrives (and replaced by `setoption hash=1`) costs
+//! nothing, and the process stays within its hash size and the little else it needs. Clearing it
+//! hands its pages back the same way (`MADV_DONTNEED`).
 
-use std::alloc::{Layout, alloc, dealloc};
+use std::alloc::{Layout, alloc_zeroed, dealloc};
 use std::ops::Deref;
 use std::ptr::NonNull;
 
@@ -19,7 +25,19 @@ const LINE: usize = 64;
 pub struct TableMemory<T> {
     ptr: NonNull<T>,
     len: usize,
-    layout: Layout,
+    source: Source,
+}
+
+/// Where the memory came from, so that it goes back there.
+enum Source {
+    /// The global allocator, with this layout.
+    Heap(Layout),
+    /// A mapping: its start and length (the table lies inside, aligned).
+    #[cfg(target_os = "linux")]
+    Mapped {
+        start: *mut libc::c_void,
+        len: usize,
+    },
 }
 
 // SAFETY: the memory is owned, like a `Box<[T]>`'s; sharing it is sharing `&[T]`.
@@ -34,25 +52,82 @@ impl<T> TableMemory<T> {
     /// All-zero bytes must be a valid `T` (as for atomics and integers).
     pub unsafe fn zeroed(len: usize) -> Option<TableMemory<T>> {
         let size = len.checked_mul(std::mem::size_of::<T>())?.max(1);
+        #[cfg(target_os = "linux")]
+        if size >= HUGE_PAGE && std::mem::align_of::<T>() <= HUGE_PAGE {
+            return Self::mapped(len, size);
+        }
         let align = if size >= HUGE_PAGE { HUGE_PAGE } else { LINE }.max(std::mem::align_of::<T>());
         let layout = Layout::from_size_align(size, align).ok()?;
         // SAFETY: the layout's size is not zero.
-        let raw = unsafe { alloc(layout) };
+        let raw = unsafe { alloc_zeroed(layout) };
         let ptr = NonNull::new(raw)?;
-        #[cfg(target_os = "linux")]
-        if size >= HUGE_PAGE {
-            // Asked before the pages are first touched, so that the zeroing below faults them in
-            // as huge pages. Only advice: where the kernel has none, the table works as before.
-            // SAFETY: the range is the allocation just made.
-            unsafe { libc::madvise(raw.cast(), size, libc::MADV_HUGEPAGE) };
-        }
-        // SAFETY: the allocation holds `size` bytes.
-        unsafe { std::ptr::write_bytes(raw, 0, size) };
         Some(TableMemory {
             ptr: ptr.cast(),
             len,
-            layout,
+            source: Source::Heap(layout),
         })
+    }
+
+    /// `len` values of `size` bytes in all, in an anonymous mapping aligned to a huge page: zero
+    /// pages the kernel supplies as they are touched.
+    #[cfg(target_os = "linux")]
+    fn mapped(len: usize, size: usize) -> Option<TableMemory<T>> {
+        let mapped_len = size.checked_add(HUGE_PAGE)?;
+        // SAFETY: a fresh private anonymous mapping; no existing memory is affected.
+        let start = unsafe {
+            libc::mmap(
+                std::ptr::null_mut(),
+                mapped_len,
+                libc::PROT_READ | libc::PROT_WRITE,
+                libc::MAP_PRIVATE | libc::MAP_ANONYMOUS,
+                -1,
+                0,
+            )
+        };
+        if start == libc::MAP_FAILED {
+            return None;
+        }
+        let offset = (HUGE_PAGE - start as usize % HUGE_PAGE) % HUGE_PAGE;
+        // SAFETY: offset < HUGE_PAGE, so the table's `size` bytes lie inside the mapping.
+        let raw = unsafe { start.cast::<u8>().add(offset) };
+        // Asked before the pages are first touched, so that they fault in as huge pages. Only
+        // advice: where the kernel has none, the table works as before.
+        // SAFETY: the range is inside the mapping.
+        unsafe { libc::madvise(raw.cast(), size, libc::MADV_HUGEPAGE) };
+        Some(TableMemory {
+            ptr: NonNull::new(raw)?.cast(),
+            len,
+            source: Source::Mapped {
+                start,
+                len: mapped_len,
+            },
+        })
+    }
+
+    /// Sets every byte to zero again (and, for a mapping, gives its pages back until touched).
+    ///
+    /// # Safety
+    /// As for [`TableMemory::zeroed`]: all-zero bytes must be a valid `T`. No reference into the
+    /// values may be used meanwhile by another thread except through atomics.
+    pub unsafe fn reset(&self) {
+        let size = self.len * std::mem::size_of::<T>();
+        match self.source {
+            Source::Heap(_) => {
+                // SAFETY: `len` values of T, which may be all zeros (the caller's promise).
+                unsafe { std::ptr::write_bytes(self.ptr.as_ptr().cast::<u8>(), 0, size) }
+            }
+            #[cfg(target_os = "linux")]
+            Source::Mapped { .. } => {
+                // The pages of a private anonymous mapping read as zeros after this.
+                // SAFETY: the range is the table inside the mapping.
+                let done =
+                    unsafe { libc::madvise(self.ptr.as_ptr().cast(), size, libc::MADV_DONTNEED) };
+                if done != 0 {
+                    // SAFETY: as for the heap.
+                    unsafe { std::ptr::write_bytes(self.ptr.as_ptr().cast::<u8>(), 0, size) }
+                }
+            }
+        }
     }
 }
 
@@ -73,7 +148,13 @@ impl<T> Drop for TableMemory<T> {
                 self.ptr.as_ptr(),
                 self.len,
             ));
-            dealloc(self.ptr.as_ptr().cast(), self.layout);
+            match self.source {
+                Source::Heap(layout) => dealloc(self.ptr.as_ptr().cast(), layout),
+                #[cfg(target_os = "linux")]
+                Source::Mapped { start, len } => {
+                    libc::munmap(start, len);
+                }
+            }
         }
     }
 }
@@ -95,8 +176,14 @@ mod tests {
                 assert_eq!(address % HUGE_PAGE, 0);
             }
             assert!(memory.iter().all(|x| x.load(Relaxed) == 0));
+            memory[0].store(5, Relaxed);
             memory[len - 1].store(7, Relaxed);
             assert_eq!(memory[len - 1].load(Relaxed), 7);
+            // SAFETY: zero is a valid AtomicU64; nothing else uses the memory.
+            unsafe { memory.reset() };
+            assert!(memory.iter().all(|x| x.load(Relaxed) == 0));
+            memory[len / 2].store(9, Relaxed);
+            assert_eq!(memory[len / 2].load(Relaxed), 9);
         }
     }
 

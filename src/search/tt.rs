@@ -235,10 +235,9 @@ impl TranspositionTable {
 
     /// Forgets everything.
     pub fn clear(&self) {
-        for slot in self.slots.iter() {
-            slot.check.store(0, Relaxed);
-            slot.data.store(0, Relaxed);
-        }
+        // SAFETY: a Slot of two zero atomics is an empty one; the slots are only ever used
+        // through their atomics.
+        unsafe { self.slots.reset() };
     }
 
     /// Marks the start of a new search, so that older entries are replaced first.
