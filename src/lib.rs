@@ -7,6 +7,7 @@
 pub mod book;
 pub mod cli;
 pub mod eval;
+pub mod play;
 pub mod protocol;
 pub mod rules;
 pub mod search;

@@ -159,6 +159,9 @@ pub enum Command {
     },
     /// Plays engines against each other (round robin over openings) and reports who is stronger.
     Match(Box<MatchArgs>),
+    /// The game for people: a full-screen board in a terminal (a line-oriented game with --plain
+    /// or when not on a terminal), against the engine or another person, on every board.
+    Play(Box<crate::play::PlayArgs>),
     /// Trains the pattern evaluation: self-play samples, then a least-squares fit.
     Train {
         /// What to do.
@@ -491,6 +494,7 @@ pub fn run(command: Command) -> Result<(), CliError> {
         Command::Solve { file, wld, engine } => search_commands::solve(&file, wld, &engine)?,
         Command::Bench { depth, engine } => search_commands::bench(depth, &engine)?,
         Command::Match(args) => run_match(&args)?,
+        Command::Play(args) => crate::play::run(*args)?,
         Command::Book { command } => book_commands::run(command)?,
         Command::Train { command } => train_commands::run(command)?,
     }

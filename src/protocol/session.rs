@@ -25,6 +25,8 @@ pub trait Session: Send {
     fn set(&mut self, setup: Option<&Setup>, moves: &[Move]) -> Result<(), GameError>;
     /// Replaces the game by a GGF record's.
     fn set_ggf(&mut self, record: &GgfRecord) -> Result<(), GgfError>;
+    /// The game as a GGF record with these extra properties (`PB`, `PW`, …).
+    fn record(&self, properties: Vec<(String, String)>) -> GgfRecord;
     /// Plays one move.
     fn play(&mut self, mv: Move) -> Result<(), IllegalMove>;
     /// Takes back one move.
@@ -96,6 +98,9 @@ impl<P: Evaluate> Session for GameSession<P> {
     fn set_ggf(&mut self, record: &GgfRecord) -> Result<(), GgfError> {
         self.0 = record.to_game::<P>()?;
         Ok(())
+    }
+    fn record(&self, properties: Vec<(String, String)>) -> GgfRecord {
+        GgfRecord::from_game(&self.0, properties)
     }
     fn play(&mut self, mv: Move) -> Result<(), IllegalMove> {
         self.0.play(mv)
