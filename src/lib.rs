@@ -11,5 +11,6 @@ pub mod play;
 pub mod protocol;
 pub mod rules;
 pub mod search;
+pub mod shard;
 pub mod tournament;
 pub mod train;

@@ -568,3 +568,89 @@ fn a_summary_of_split_game_files_equals_the_live_one() {
     );
     assert_eq!(stdout(&merged), stdout(&live));
 }
+
+#[test]
+fn match_shards_play_the_whole_match_between_them() {
+    let dir = scratch("shards");
+    let base = |out: &Path| {
+        vec![
+            "--engine".to_string(),
+            othel_engine("deep", "depth=3"),
+            "--engine".to_string(),
+            othel_engine("shallow", "depth=1"),
+            "--games".to_string(),
+            "10".to_string(),
+            "--out".to_string(),
+            out.display().to_string(),
+        ]
+    };
+    let whole = dir.join("whole.ggf");
+    let live = run_match(&base(&whole));
+    assert!(
+        live.status.success(),
+        "{}",
+        String::from_utf8_lossy(&live.stderr)
+    );
+    let numbers = |path: &Path| -> Vec<usize> {
+        let text = std::fs::read_to_string(path).unwrap();
+        let mut n: Vec<usize> = text
+            .lines()
+            .filter_map(|l| {
+                let start = l.find("GN[")? + 3;
+                l[start..].split(']').next()?.parse().ok()
+            })
+            .collect();
+        n.sort();
+        n
+    };
+    for count in [2, 3] {
+        let mut union = Vec::new();
+        let mut files = Vec::new();
+        for k in 0..count {
+            let part = dir.join(format!("part-{k}-of-{count}.ggf"));
+            let mut args = base(&part);
+            args.extend(strings(&["--shard", &format!("{k}/{count}")]));
+            let out = run_match(&args);
+            assert!(
+                out.status.success(),
+                "{}",
+                String::from_utf8_lossy(&out.stderr)
+            );
+            let mine = numbers(&part);
+            assert!(mine.iter().all(|g| g % count == k), "{mine:?}");
+            union.extend(mine);
+            files.push(part.display().to_string());
+        }
+        union.sort();
+        assert_eq!(union, (0..10).collect::<Vec<_>>(), "{count} shards");
+        // Their files merge into the live run's summary (the engines are deterministic).
+        let mut args = strings(&["--summary"]);
+        args.extend(files);
+        let merged = run_match(&args);
+        assert!(
+            merged.status.success(),
+            "{}",
+            String::from_utf8_lossy(&merged.stderr)
+        );
+        assert_eq!(stdout(&merged), stdout(&live), "{count} shards");
+    }
+    // A shard killed halfway resumes: the games it lacks are played, none twice.
+    let part = dir.join("part-0-of-2.ggf");
+    let text = std::fs::read_to_string(&part).unwrap();
+    let kept: Vec<&str> = text.lines().take(2).collect();
+    std::fs::write(&part, kept.join("\n") + "\n").unwrap();
+    let mut args = base(&part);
+    args.extend(strings(&["--shard", "0/2", "--resume"]));
+    let out = run_match(&args);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert_eq!(numbers(&part), vec![0, 2, 4, 6, 8]);
+    // Each shard deciding on its own would not be the whole match's decision.
+    let mut args = base(&dir.join("x.ggf"));
+    args.extend(strings(&["--shard", "0/2", "--sprt", "elo0=0 elo1=5"]));
+    let out = run_match(&args);
+    assert!(!out.status.success());
+}

@@ -232,6 +232,11 @@ pub struct MatchArgs {
     /// Stop once a sequential test decides: elo0=0 elo1=5 alpha=0.05 beta=0.05.
     #[arg(long, num_args = 1..=4)]
     pub sprt: Option<Vec<String>>,
+    /// Play only this shard's games (K/N: game numbers i with i mod N = K), or `auto` for the
+    /// scheduler's (Slurm job array, Kubernetes indexed Job); N shards' --out files together hold
+    /// the whole match (`--summary` merges them, with --sprt there).
+    #[arg(long, conflicts_with = "sprt")]
+    pub shard: Option<crate::shard::Shard>,
     /// Write the summary as JSON to this file.
     #[arg(long)]
     pub json: Option<std::path::PathBuf>,
@@ -578,6 +583,7 @@ fn run_match(args: &MatchArgs) -> Result<(), CliError> {
         margin: seconds(args.margin, "--margin")?,
         timeout: seconds(args.timeout, "--timeout")?,
         progress: true,
+        shard: args.shard.unwrap_or(crate::shard::Shard::ALL),
     };
     let summary = run(&config).map_err(CliError::Match)?;
     print_quietly(&summary.to_string());

@@ -64,6 +64,8 @@ pub struct MatchConfig {
     pub timeout: Duration,
     /// Draw a progress bar on stderr (when it is a terminal).
     pub progress: bool,
+    /// Play only this shard's game numbers.
+    pub shard: crate::shard::Shard,
 }
 
 /// `count` different openings of a few random plies from the start of `kind` (4 on 4×4 and 6×6
@@ -520,8 +522,11 @@ pub fn run(config: &MatchConfig) -> Result<Summary, String> {
         std::fs::create_dir_all(dir)
             .map_err(|e| format!("cannot make the log folder {}: {e}", dir.display()))?;
     }
+    let owned = (0..schedule.total)
+        .filter(|&g| config.shard.owns(g as u64))
+        .count();
     let bar = if config.progress {
-        ProgressBar::new(schedule.total as u64)
+        ProgressBar::new(owned as u64)
     } else {
         ProgressBar::hidden()
     };
@@ -554,7 +559,7 @@ pub fn run(config: &MatchConfig) -> Result<Summary, String> {
                     if g >= schedule.total || stop.load(Relaxed) {
                         return;
                     }
-                    if done.contains(&g) {
+                    if done.contains(&g) || !config.shard.owns(g as u64) {
                         continue;
                     }
                     let finished = play_scheduled(config, schedule, g, worker, &mut players);

@@ -1,9 +1,8 @@
 //! Training the pattern evaluation: self-play games ([`selfplay`]) kept as game records
 //! ([`records`]) and replayed into labelled samples ([`samples`]), and a least-squares fit of the
-//! weights ([`fit`]); runs share out by [`shard`].
+//! weights ([`fit`]); runs share out by [`crate::shard`].
 
 pub mod fit;
 pub mod records;
 pub mod samples;
 pub mod selfplay;
-pub mod shard;

@@ -1,5 +1,6 @@
 //! A share of a batch run: shard K of N does the indices i with i mod N = K, so that N shards
-//! together do exactly what one unsharded run does, each on its own machine.
+//! together do exactly what one unsharded run does, each on its own machine: self-play games
+//! (`train gen`), the games of a match (`match`) and the subtrees of a book (`book build`).
 
 use std::fmt;
 use std::str::FromStr;
