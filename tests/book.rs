@@ -244,3 +244,111 @@ fn book_show_names_a_size_mismatch() {
         "{err}"
     );
 }
+
+#[test]
+fn a_sharded_build_merges_into_a_book_holding_the_whole_build() {
+    let dir = scratch("shards");
+    std::fs::create_dir_all(&dir).expect("a scratch folder");
+    let path = |name: &str| dir.join(name).display().to_string();
+    let build = |out: &str, shard: Option<&str>| {
+        let mut args = vec![
+            "book",
+            "build",
+            "--size",
+            "6",
+            "--plies",
+            "5",
+            "--depth",
+            "4",
+            "--width",
+            "2",
+            "--threads",
+            "1",
+            "--out",
+            out,
+        ];
+        if let Some(s) = shard {
+            args.extend(["--shard", s]);
+        }
+        let out = othel(&args);
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+    };
+    build(&path("whole.book"), None);
+    let parts: Vec<String> = (0..3).map(|k| path(&format!("part{k}.book"))).collect();
+    for (k, part) in parts.iter().enumerate() {
+        build(part, Some(&format!("{k}/3")));
+    }
+    let mut args = vec!["book", "merge"];
+    args.extend(parts.iter().map(String::as_str));
+    let merged = path("merged.book");
+    args.extend(["--out", &merged]);
+    let out = othel(&args);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    // The same build on the merged book adds the few positions above the split.
+    build(&merged, None);
+    let load = |p: &str| Book::load(std::path::Path::new(p)).expect("a book");
+    let (whole, merged_book) = (load(&path("whole.book")), load(&merged));
+    // Every position of the unsharded build is in the merged book with the same search (a
+    // position's search starts from a clear table, so it is the same on every machine).
+    let entries = |book: &Book| -> std::collections::HashMap<String, (i32, u8, bool)> {
+        book.to_text()
+            .lines()
+            .filter(|l| !l.starts_with('#'))
+            .map(|l| {
+                let w: Vec<&str> = l.split_whitespace().collect();
+                let leaf = (w[3].parse::<f64>().unwrap() * 100.0).round() as i32;
+                (
+                    format!("{} {}", w[0], w[1]),
+                    (leaf, w[4].parse().unwrap(), w[5] == "exact"),
+                )
+            })
+            .collect()
+    };
+    let (w, m) = (entries(&whole), entries(&merged_book));
+    assert!(
+        w.len() > 50 && m.len() >= w.len(),
+        "{} {}",
+        w.len(),
+        m.len()
+    );
+    for (position, search) in &w {
+        assert_eq!(m.get(position), Some(search), "{position}");
+    }
+    // Books of another kind do not merge.
+    let eight = path("eight.book");
+    let out = othel(&[
+        "book",
+        "build",
+        "--plies",
+        "1",
+        "--depth",
+        "2",
+        "--threads",
+        "1",
+        "--out",
+        &eight,
+    ]);
+    assert!(out.status.success());
+    let out = othel(&[
+        "book",
+        "merge",
+        &eight,
+        &parts[0],
+        "--out",
+        &path("bad.book"),
+    ]);
+    assert!(!out.status.success());
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains("othello 6x6"),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}

@@ -4,10 +4,11 @@
 //! interrupted (the book is saved as it grows) resumes where it stopped, and rerunning a build
 //! costs only what is new.
 
-use super::{Book, BookEntry};
+use super::{Book, BookEntry, key};
 use crate::eval::Evaluate;
 use crate::rules::{Move, Position};
 use crate::search::{Limits, Precision, Searcher};
+use crate::shard::Shard;
 use std::collections::HashSet;
 use std::sync::atomic::AtomicBool;
 
@@ -126,6 +127,31 @@ impl<'a, R: Progress> Builder<'a, R> {
         }
     }
 
+    /// Grows only `shard`'s part of what [`Builder::grow`] grows: the subtrees below the
+    /// positions at the split ply ([`split_ply`]) whose number in key order is the shard's. The
+    /// positions above the split are left out; the parts merge with [`Book::merge`], and the same
+    /// build run on the merged book adds them (a few searches) and negamaxes the whole.
+    pub fn grow_shard<P: Evaluate>(&mut self, book: &mut Book, root: &P, shard: Shard) {
+        let split = split_ply(root, self.growth.plies, shard.count);
+        let owned: Vec<P> = frontier(root, split)
+            .into_iter()
+            .enumerate()
+            .filter(|(i, _)| shard.owns(*i as u64))
+            .map(|(_, p)| p)
+            .collect();
+        loop {
+            let searched = self.searched;
+            self.changed = false;
+            let mut visited = HashSet::new();
+            for pos in &owned {
+                self.grow_node(book, pos, split, &mut visited);
+            }
+            if self.searched == searched && !self.changed {
+                break;
+            }
+        }
+    }
+
     fn grow_node<P: Evaluate>(
         &mut self,
         book: &mut Book,
@@ -186,6 +212,50 @@ impl<'a, R: Progress> Builder<'a, R> {
             negamax(book, pos);
         }
     }
+}
+
+/// The positions `plies` plies below `root` (every move; a position reached twice, or as a
+/// symmetric image, once), in the order of their book keys: the same list on every machine.
+pub fn frontier<P: Position>(root: &P, plies: u32) -> Vec<P> {
+    let mut level = vec![*root];
+    for _ in 0..plies {
+        let mut next: Vec<(Vec<u8>, P)> = level
+            .iter()
+            .filter(|p| !p.is_game_over())
+            .flat_map(|p| children(p).into_iter().map(|(_, c)| (key(&c), c)))
+            .collect();
+        next.sort_by(|a, b| a.0.cmp(&b.0));
+        next.dedup_by(|a, b| a.0 == b.0);
+        level = next.into_iter().map(|(_, p)| p).collect();
+    }
+    level
+}
+
+/// The ply at which a build of `plies` plies splits into `count` shards: the first with at least
+/// four positions a shard (at most `plies`, and at most 8 plies down).
+pub fn split_ply<P: Position>(root: &P, plies: u32, count: u64) -> u32 {
+    let mut split = 0;
+    while split < plies.min(8) && (frontier(root, split).len() as u64) < 4 * count {
+        split += 1;
+    }
+    split
+}
+
+/// Negamaxes every position of the book again, the fullest boards first (after a merge).
+pub fn negamax_all<P: Position>(book: &mut Book) -> Result<(), super::BookError> {
+    let mut positions: Vec<P> = book.positions()?;
+    positions.sort_by_key(|p| p.empty_count());
+    // A pass or a swap keeps the empties; another sweep settles what such a child changed.
+    for _ in 0..8 {
+        let mut changed = false;
+        for pos in &positions {
+            changed |= negamax(book, pos);
+        }
+        if !changed {
+            break;
+        }
+    }
+    Ok(())
 }
 
 /// Sets the book value of `pos` from its children in the book: their best when every move is in

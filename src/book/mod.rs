@@ -202,6 +202,49 @@ impl Book {
         self.entries.insert(key(pos), entry);
     }
 
+    /// Adds another book's positions (the parts of a sharded build, say): a position both hold
+    /// keeps the better search (exact first, then deeper) and the higher count. The negamaxed
+    /// values are stale until [`build::negamax_all`] runs. Returns how many positions were new.
+    pub fn merge(&mut self, other: &Book) -> Result<usize, BookError> {
+        if other.kind != self.kind {
+            return Err(BookError::WrongKind {
+                found: other.kind,
+                expected: self.kind,
+            });
+        }
+        let mut new = 0;
+        for (k, theirs) in &other.entries {
+            match self.entries.get_mut(k) {
+                None => {
+                    self.entries.insert(k.clone(), *theirs);
+                    new += 1;
+                }
+                Some(mine) => {
+                    let better = (theirs.exact, theirs.depth) > (mine.exact, mine.depth);
+                    let count = mine.count.max(theirs.count);
+                    if better {
+                        *mine = *theirs;
+                    }
+                    mine.count = count;
+                }
+            }
+        }
+        Ok(new)
+    }
+
+    /// Every position held (each as its canonical image), of type `P`, which must be the book's
+    /// kind.
+    pub fn positions<P: Position>(&self) -> Result<Vec<P>, BookError> {
+        self.entries
+            .keys()
+            .map(|k| {
+                setup_of_key(k, self.kind)?
+                    .to_position::<P>()
+                    .map_err(|e| BookError::Corrupt(e.to_string()))
+            })
+            .collect()
+    }
+
     /// The moves of `pos` that lead to book positions, best first (ties: most played first).
     pub fn moves<P: Position>(&self, pos: &P) -> Vec<BookMove> {
         let mut out: Vec<BookMove> = pos

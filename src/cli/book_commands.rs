@@ -36,9 +36,25 @@ pub enum BookCommand {
         /// The book file (read first when it exists, then saved as the build goes).
         #[arg(long)]
         out: PathBuf,
+        /// Build only this shard's part (K/N, or `auto` for the scheduler's): the subtrees below
+        /// the positions of the split ply (the first with 4N of them) whose number is K mod N.
+        /// `book merge` joins the parts; the same build run on the merged book then adds the
+        /// positions above the split.
+        #[arg(long)]
+        shard: Option<crate::shard::Shard>,
         /// The search's resources.
         #[command(flatten)]
         engine: EngineArgs,
+    },
+    /// Joins books of one kind (the parts of a sharded build) into OUT: a position several hold
+    /// keeps the best search of it; every value is negamaxed again.
+    Merge {
+        /// The books to join.
+        #[arg(required = true)]
+        parts: Vec<PathBuf>,
+        /// The book to write (joined in too when it exists).
+        #[arg(long)]
+        out: PathBuf,
     },
     /// Adds the positions of games (GGF records or transcripts, one a line) to a book: new
     /// positions are searched to DEPTH, every position counted, the values negamaxed again.
@@ -156,6 +172,7 @@ pub fn run(command: BookCommand) -> Result<(), CliError> {
             depth,
             width,
             out,
+            shard,
             engine,
         } => {
             let (kind, _) = position.resolve()?;
@@ -176,7 +193,10 @@ pub fn run(command: BookCommand) -> Result<(), CliError> {
             let searched = with_position_type!(kind, P => {
                 let mut builder =
                     Builder::new(&searcher, growth, |n: usize, b: &Book| saver.tick(n, b));
-                builder.grow(&mut book, &P::start());
+                match shard {
+                    Some(shard) => builder.grow_shard(&mut book, &P::start(), shard),
+                    None => builder.grow(&mut book, &P::start()),
+                }
                 builder.searched()
             });
             saver.bar.finish_and_clear();
@@ -187,6 +207,30 @@ pub fn run(command: BookCommand) -> Result<(), CliError> {
                 book.len(),
                 started.elapsed().as_secs_f64(),
                 book.to_bytes().len()
+            );
+        }
+        BookCommand::Merge { parts, out } => {
+            let load = |path: &Path| {
+                Book::load(path).map_err(|e| book_error(format!("{}: {e}", path.display())))
+            };
+            let mut book = load(&parts[0])?;
+            for path in &parts[1..] {
+                book.merge(&load(path)?)
+                    .map_err(|e| book_error(format!("{}: {e}", path.display())))?;
+            }
+            if out.exists() {
+                book.merge(&load(&out)?)
+                    .map_err(|e| book_error(format!("{}: {e}", out.display())))?;
+            }
+            let kind = book.kind();
+            with_position_type!(kind, P => crate::book::build::negamax_all::<P>(&mut book))
+                .map_err(book_error)?;
+            book.save(&out).map_err(book_error)?;
+            println!(
+                "book {} positions {} from {} parts",
+                out.display(),
+                book.len(),
+                parts.len()
             );
         }
         BookCommand::Add {
