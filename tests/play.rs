@@ -246,6 +246,54 @@ impl Tmux {
             .count()
     }
 
+    /// Plays the humans' moves by typing the first playable square at every "to move: your
+    /// move" until the game is over; returns the final screen. Checks the verdict against the
+    /// discs on the board (`empties_to_winner`: Othello's rule).
+    fn play_to_the_end(&self, size: usize, empties_to_winner: bool) -> String {
+        let deadline = Instant::now() + Duration::from_secs(240);
+        loop {
+            let screen = self.screen();
+            if screen.contains("game over: ") {
+                break;
+            }
+            assert!(
+                Instant::now() < deadline,
+                "the game does not end:\n{screen}"
+            );
+            if screen.contains("to move: your move")
+                && let Some(square) = self.first_playable(size)
+            {
+                let before = self.board(size);
+                self.literal(&square);
+                self.keys(&["Enter"]);
+                // Wait for the move to land before reading the screen again.
+                let until = Instant::now() + Duration::from_secs(5);
+                while self.board(size) == before && Instant::now() < until {
+                    std::thread::sleep(Duration::from_millis(20));
+                }
+            } else {
+                std::thread::sleep(Duration::from_millis(50));
+            }
+        }
+        let screen = self.wait_for("type new (or Ctrl-N) for another game");
+        let (x, o) = (self.count(size, 'X'), self.count(size, 'O'));
+        let empties = size * size - x - o;
+        let margin = x as i64 - o as i64;
+        let verdict = match margin.cmp(&0) {
+            std::cmp::Ordering::Greater => {
+                let m = margin + if empties_to_winner { empties as i64 } else { 0 };
+                format!("black wins by {m}")
+            }
+            std::cmp::Ordering::Less => {
+                let m = -margin + if empties_to_winner { empties as i64 } else { 0 };
+                format!("white wins by {m}")
+            }
+            std::cmp::Ordering::Equal => "a draw".to_string(),
+        };
+        assert!(screen.contains(&verdict), "{verdict}\n{screen}");
+        screen
+    }
+
     /// The first playable square, as typed.
     fn first_playable(&self, size: usize) -> Option<String> {
         let board = self.board(size);
@@ -309,33 +357,7 @@ fn a_6x6_game_against_the_engine_in_a_terminal() {
     tty.keys(&["Up", "Enter"]);
     tty.wait_for("black plays c2");
     // The rest of the game by typing the first playable square.
-    let mut moves = 0;
-    loop {
-        let screen = tty.screen();
-        if screen.contains("game over: ") {
-            break;
-        }
-        if screen.contains("black to move: your move")
-            && let Some(square) = tty.first_playable(6)
-        {
-            tty.literal(&square);
-            tty.keys(&["Enter"]);
-            moves += 1;
-            assert!(moves < 40, "{screen}");
-        }
-        std::thread::sleep(Duration::from_millis(100));
-    }
-    let screen = tty.wait_for("type new (or Ctrl-N) for another game");
-    let (x, o) = (tty.count(6, 'X'), tty.count(6, 'O'));
-    assert!(x + o <= 36 && x + o > 4, "{screen}");
-    let verdict = if x > o {
-        "black wins by"
-    } else if o > x {
-        "white wins by"
-    } else {
-        "a draw"
-    };
-    assert!(screen.contains(verdict), "{verdict}\n{screen}");
+    tty.play_to_the_end(6, true);
     tty.keys(&["C-c"]);
 }
 
@@ -358,6 +380,9 @@ fn a_9x9_lehto_game_with_a_swap_and_a_10x10_game_between_two_people() {
     assert!(screen.contains("black (human)"), "{screen}");
     assert!(screen.contains("last: white"), "{screen}");
     assert_eq!(tty.count(9, 'X') + tty.count(9, 'O'), 2, "{screen}");
+    // To the end: the board full, the verdict the disc difference.
+    tty.play_to_the_end(9, false);
+    assert_eq!(tty.count(9, 'X') + tty.count(9, 'O'), 81);
     tty.keys(&["C-c"]);
     drop(tty);
 
@@ -381,5 +406,7 @@ fn a_9x9_lehto_game_with_a_swap_and_a_10x10_game_between_two_people() {
     tty.keys(&["Enter"]);
     tty.wait_for("took back 1 move");
     assert_eq!((tty.count(10, 'X'), tty.count(10, 'O')), (4, 1));
+    // Both people play on to the end.
+    tty.play_to_the_end(10, true);
     tty.keys(&["C-c"]);
 }
