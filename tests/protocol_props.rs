@@ -114,3 +114,36 @@ proptest! {
         }
     }
 }
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(40))]
+
+    /// Through the real binary: any script of valid and invalid lines ends in a clean exit, every
+    /// `isready` is answered, every line that does not parse gets an error line, and every `go`
+    /// either ends in one `bestmove` or is refused with an error.
+    #[test]
+    fn every_script_gets_its_answers(lines in proptest::collection::vec(command_line(), 1..25)) {
+        use std::io::Write;
+        let script = lines.join("\n") + "\nisready\n";
+        let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_othel"))
+            .stdin(std::process::Stdio::piped())
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .expect("othel starts");
+        child.stdin.take().expect("stdin").write_all(script.as_bytes()).expect("it reads");
+        let out = child.wait_with_output().expect("it ends");
+        let stdout = String::from_utf8_lossy(&out.stdout);
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        prop_assert!(out.status.success(), "{script}\n{stderr}");
+        prop_assert!(!stderr.contains("panicked"), "{stderr}");
+        let count = |prefix: &str| stdout.lines().filter(|l| l.starts_with(prefix)).count();
+        let sent_isready = script.lines().filter(|l| l.trim() == "isready").count();
+        prop_assert_eq!(count("readyok"), sent_isready, "{}\n{}", script, stdout);
+        let unparseable = lines.iter().filter(|l| !l.trim().is_empty() && parse(l).is_err()).count();
+        prop_assert!(count("error") >= unparseable, "{}\n{}", script, stdout);
+        let gos = lines.iter().filter(|l| l.trim_start().starts_with("go")).count();
+        prop_assert!(count("bestmove") <= gos, "{}\n{}", script, stdout);
+        prop_assert!(count("bestmove") + count("error") >= gos, "{}\n{}", script, stdout);
+    }
+}
