@@ -91,10 +91,7 @@ fn event_loop(play: &mut Play, terminal: &mut DefaultTerminal, color: bool) -> i
                 match clicked_square(&screen, mouse.column, mouse.row, play.table.size()) {
                     Some((col, row)) => {
                         screen.cursor = (col, row);
-                        Input::Play(Move::Place(square_of(
-                            row * size_of(play) + col,
-                            size_of(play),
-                        )))
+                        Input::Play(cell_move(col, row, play.table.size()))
                     }
                     None => continue,
                 }
@@ -117,8 +114,9 @@ fn event_loop(play: &mut Play, terminal: &mut DefaultTerminal, color: bool) -> i
     }
 }
 
-fn size_of(play: &Play) -> usize {
-    play.table.size()
+/// The placement on the cell in `col` and `row` of a board of side `n`.
+fn cell_move(col: usize, row: usize, n: usize) -> Move {
+    Move::Place(square_of(row * n + col, n))
 }
 
 enum KeyOutcome {
@@ -175,7 +173,7 @@ fn key_input(key: KeyEvent, play: &Play, screen: &mut Screen) -> KeyOutcome {
             if screen.typed.trim().is_empty() {
                 screen.typed.clear();
                 let (col, row) = screen.cursor;
-                return KeyOutcome::Do(Input::Play(Move::Place(square_of(row * n + col, n))));
+                return KeyOutcome::Do(Input::Play(cell_move(col, row, n)));
             }
             let typed = std::mem::take(&mut screen.typed);
             match parse_input(&typed) {
