@@ -373,6 +373,8 @@ pub enum CliError {
     Book(String),
     /// Training data or weights that cannot be made, read or written.
     Train(String),
+    /// `othel play` could not drive the terminal or write its output.
+    Terminal(std::io::Error),
 }
 
 impl fmt::Display for CliError {
@@ -389,6 +391,7 @@ impl fmt::Display for CliError {
             CliError::Line(n, e) => write!(f, "line {n}: {e}"),
             CliError::Mismatch(lines) => write!(f, "wrong scores: {}", lines.join("; ")),
             CliError::Searcher(e) => e.fmt(f),
+            CliError::Terminal(e) => write!(f, "play: the terminal: {e}"),
         }
     }
 }

@@ -92,10 +92,9 @@ pub fn run(args: PlayArgs) -> Result<(), CliError> {
     let color = std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty());
     if args.plain || !std::io::stdout().is_terminal() || !std::io::stdin().is_terminal() {
         let stdin = std::io::stdin();
-        plain::run(play, stdin.lock(), std::io::stdout())
-            .map_err(|e| CliError::Conflict(format!("output: {e}")))
+        plain::run(play, stdin.lock(), std::io::stdout()).map_err(CliError::Terminal)
     } else {
-        tui::run(play, color).map_err(|e| CliError::Conflict(format!("terminal: {e}")))
+        tui::run(play, color).map_err(CliError::Terminal)
     }
 }
 
