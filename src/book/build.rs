@@ -132,8 +132,8 @@ impl<'a, R: Progress> Builder<'a, R> {
     /// positions above the split are left out; the parts merge with [`Book::merge`], and the same
     /// build run on the merged book adds them (a few searches) and negamaxes the whole.
     pub fn grow_shard<P: Evaluate>(&mut self, book: &mut Book, root: &P, shard: Shard) {
-        let split = split_ply(root, self.growth.plies, shard.count);
-        let owned: Vec<P> = frontier(root, split)
+        let (split, frontier) = split_frontier(root, self.growth.plies, shard.count);
+        let owned: Vec<P> = frontier
             .into_iter()
             .enumerate()
             .filter(|(i, _)| shard.owns(*i as u64))
@@ -214,11 +214,14 @@ impl<'a, R: Progress> Builder<'a, R> {
     }
 }
 
-/// The positions `plies` plies below `root` (every move; a position reached twice, or as a
-/// symmetric image, once), in the order of their book keys: the same list on every machine.
-pub fn frontier<P: Position>(root: &P, plies: u32) -> Vec<P> {
+/// The split of a build of `plies` plies into `count` shards and the positions there: the first
+/// ply (at most `plies`, at most 8) with at least four positions a shard, its positions every
+/// move reaches (a position reached twice, or as a symmetric image, once) in the order of their
+/// book keys: the same list on every machine.
+pub fn split_frontier<P: Position>(root: &P, plies: u32, count: u64) -> (u32, Vec<P>) {
     let mut level = vec![*root];
-    for _ in 0..plies {
+    let mut split = 0;
+    while split < plies.min(8) && (level.len() as u64) < 4 * count {
         let mut next: Vec<(Vec<u8>, P)> = level
             .iter()
             .filter(|p| !p.is_game_over())
@@ -227,18 +230,9 @@ pub fn frontier<P: Position>(root: &P, plies: u32) -> Vec<P> {
         next.sort_by(|a, b| a.0.cmp(&b.0));
         next.dedup_by(|a, b| a.0 == b.0);
         level = next.into_iter().map(|(_, p)| p).collect();
-    }
-    level
-}
-
-/// The ply at which a build of `plies` plies splits into `count` shards: the first with at least
-/// four positions a shard (at most `plies`, and at most 8 plies down).
-pub fn split_ply<P: Position>(root: &P, plies: u32, count: u64) -> u32 {
-    let mut split = 0;
-    while split < plies.min(8) && (frontier(root, split).len() as u64) < 4 * count {
         split += 1;
     }
-    split
+    (split, level)
 }
 
 /// Negamaxes every position of the book again, the fullest boards first (after a merge).

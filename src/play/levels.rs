@@ -26,55 +26,42 @@ struct LevelSpec {
     book: bool,
 }
 
-const fn level(depth: u32, exact_from: u32, window: i32, random: f64) -> LevelSpec {
+/// A level searching `depth` plies in the midgame.
+const fn level(depth: u32, exact_from: u32, window: i32, random: f64, book: bool) -> LevelSpec {
     LevelSpec {
         depth: Some(depth),
         exact_from,
         window,
         random,
         time_factor: 0,
-        book: false,
+        book,
+    }
+}
+
+/// A level searching `time_factor` times the board's default move time, with the book.
+const fn timed(time_factor: u32, exact_from: u32) -> LevelSpec {
+    LevelSpec {
+        depth: None,
+        exact_from,
+        window: 0,
+        random: 0.0,
+        time_factor,
+        book: true,
     }
 }
 
 /// Levels 1 to 10.
 const LEVELS: [LevelSpec; MAX_LEVEL as usize] = [
-    level(1, 4, 0, 0.5),
-    level(1, 6, 6, 0.0),
-    level(2, 8, 3, 0.0),
-    level(4, 10, 1, 0.0),
-    LevelSpec {
-        book: true,
-        ..level(6, 14, 0, 0.0)
-    },
-    LevelSpec {
-        book: true,
-        ..level(8, 16, 0, 0.0)
-    },
-    LevelSpec {
-        book: true,
-        ..level(10, 18, 0, 0.0)
-    },
-    LevelSpec {
-        book: true,
-        ..level(12, 20, 0, 0.0)
-    },
-    LevelSpec {
-        depth: None,
-        exact_from: 20,
-        window: 0,
-        random: 0.0,
-        time_factor: 1,
-        book: true,
-    },
-    LevelSpec {
-        depth: None,
-        exact_from: 24,
-        window: 0,
-        random: 0.0,
-        time_factor: 4,
-        book: true,
-    },
+    level(1, 4, 0, 0.5, false),
+    level(1, 6, 6, 0.0, false),
+    level(2, 8, 3, 0.0, false),
+    level(4, 10, 1, 0.0, false),
+    level(6, 14, 0, 0.0, true),
+    level(8, 16, 0, 0.0, true),
+    level(10, 18, 0, 0.0, true),
+    level(12, 20, 0, 0.0, true),
+    timed(1, 20),
+    timed(4, 24),
 ];
 
 /// How strongly the engine plays.
@@ -99,16 +86,15 @@ impl Strength {
     /// good ones, which need every move's score).
     pub fn limits(self, empties: u32, size: usize, moves: usize, clock: Option<Clock>) -> Limits {
         let Some(spec) = self.spec() else {
-            let exact = empties <= 20;
+            // A time a move: as a front end without a depth plays, at this time.
+            let playing = Limits::playing(None, empties, size, clock);
             let movetime = match self {
-                Strength::MoveTime(t) => Some(t),
-                Strength::Level(_) => None,
+                Strength::MoveTime(t) => playing.movetime.map(|_| t),
+                Strength::Level(_) => playing.movetime,
             };
             return Limits {
-                exact,
-                movetime: if clock.is_some() { None } else { movetime },
-                clock,
-                ..Limits::default()
+                movetime,
+                ..playing
             };
         };
         let exact = empties <= spec.exact_from;

@@ -11,7 +11,7 @@ pub mod tui;
 
 use crate::cli::{CliError, EngineArgs};
 use crate::protocol::book_choice::{BookChoice, BookSetting};
-use crate::rules::{BoardKind, Color, Move, Variant};
+use crate::rules::{Color, Move, Variant};
 use crate::search::{Limits, Searcher};
 use command::Input;
 use levels::{MAX_LEVEL, Strength};
@@ -66,12 +66,12 @@ fn level_arg(text: &str) -> Result<u32, String> {
 
 /// Runs `othel play`.
 pub fn run(args: PlayArgs) -> Result<(), CliError> {
-    let variant = args
-        .variant
-        .or_else(|| args.size.and_then(Variant::for_size))
-        .unwrap_or(Variant::Othello);
-    let size = args.size.unwrap_or(variant.default_size());
-    let kind = BoardKind::new(variant, size).map_err(CliError::Size)?;
+    let (kind, _) = crate::cli::PositionArgs {
+        variant: args.variant,
+        size: args.size,
+        board: None,
+    }
+    .resolve()?;
     let strength = match args.movetime {
         Some(0) => return Err(CliError::Conflict("--movetime must be at least 1".into())),
         Some(ms) => Strength::MoveTime(Duration::from_millis(ms)),
@@ -186,12 +186,7 @@ impl Play {
                 } else {
                     t.scores.iter().find(|&&(m, _)| m == mv).map(|&(_, s)| s)
                 };
-                let how = if t.exact {
-                    "exact".to_string()
-                } else {
-                    format!("depth {}", t.depth)
-                };
-                self.engine_plays(mv, score, &how)
+                self.engine_plays(mv, score, &how_found(&t))
             }
             _ => said,
         }
@@ -225,11 +220,7 @@ impl Play {
             let mut line = format!(
                 "hint: {best} {} ({})",
                 format_discs(thought.score),
-                if thought.exact {
-                    "exact".to_string()
-                } else {
-                    format!("depth {}", thought.depth)
-                }
+                how_found(&thought)
             );
             if thought.scores.len() > 1 {
                 let all: Vec<String> = thought
@@ -256,23 +247,15 @@ impl Play {
         }
     }
 
-    /// Waits for a hint under way and shows it.
-    pub fn wait_hint(&mut self) -> Vec<String> {
+    /// Waits for a hint under way and shows it; with `stop`, stops it first and shows what it
+    /// had found (the search answers within milliseconds of the stop).
+    pub fn finish_hint(&mut self, stop: bool) -> Vec<String> {
         if self.thinker.busy() != Some(Purpose::Hint) {
             return Vec::new();
         }
-        self.thinker
-            .wait()
-            .map_or_else(Vec::new, |t| self.take_hint(t))
-    }
-
-    /// Stops a hint under way and shows what it found (the search answers within milliseconds
-    /// of the stop).
-    pub fn stop_hint(&mut self) -> Vec<String> {
-        if self.thinker.busy() != Some(Purpose::Hint) {
-            return Vec::new();
+        if stop {
+            self.thinker.stop();
         }
-        self.thinker.stop();
         self.thinker
             .wait()
             .map_or_else(Vec::new, |t| self.take_hint(t))
@@ -295,7 +278,7 @@ impl Play {
                         color_name(self.table.to_move())
                     ));
                 }
-                self.stop_hint();
+                self.finish_hint(true);
                 let mover = self.table.to_move();
                 self.table.play(mv)?;
                 self.hint = None;
@@ -310,31 +293,30 @@ impl Play {
                 if self.table.engine_to_move() {
                     return Err("it is the engine's turn".into());
                 }
+                // Full strength for twice a move's usual time, every move scored.
                 let legal = self.table.legal_moves();
+                let size = self.table.size();
+                let strength =
+                    Strength::MoveTime(crate::search::limits::default_move_time(size) * 2);
                 let limits = Limits {
-                    movetime: Some(crate::search::limits::default_move_time(self.table.size()) * 2),
-                    exact: self.table.session().empties() <= 20,
                     multipv: legal.len().clamp(1, crate::protocol::command::MAX_MULTIPV),
-                    ..Limits::default()
+                    ..strength.limits(self.table.session().empties(), size, legal.len(), None)
                 };
                 self.thinker
                     .start(self.table.session().boxed_clone(), limits, Purpose::Hint);
                 said(vec!["thinking of a hint".into()])
             }
-            Input::Undo => {
+            Input::Undo | Input::Redo => {
                 self.thinker.cancel();
                 self.hint = None;
-                match self.table.undo() {
-                    0 => Err("there is no move to take back".into()),
-                    n => said(vec![format!("took back {n} move{}", plural(n))]),
-                }
-            }
-            Input::Redo => {
-                self.thinker.cancel();
-                self.hint = None;
-                match self.table.redo() {
-                    0 => Err("there is no move to play again".into()),
-                    n => said(vec![format!("played again {n} move{}", plural(n))]),
+                let (n, done, nothing) = if input == Input::Undo {
+                    (self.table.undo(), "took back", "take back")
+                } else {
+                    (self.table.redo(), "played again", "play again")
+                };
+                match n {
+                    0 => Err(format!("there is no move to {nothing}")),
+                    n => said(vec![format!("{done} {n} move{}", plural(n))]),
                 }
             }
             Input::New => {
@@ -384,6 +366,15 @@ impl Play {
             Input::Board | Input::Help => said(Vec::new()),
             Input::Quit => Ok(Reply::Quit),
         }
+    }
+}
+
+/// `exact` or `depth D`.
+fn how_found(thought: &Thought) -> String {
+    if thought.exact {
+        "exact".to_string()
+    } else {
+        format!("depth {}", thought.depth)
     }
 }
 

@@ -69,7 +69,7 @@ pub fn run(mut play: Play, input: impl BufRead, mut out: impl Write) -> io::Resu
                     writeln!(out, "{line}")?;
                 }
                 if is_hint {
-                    for line in play.wait_hint() {
+                    for line in play.finish_hint(false) {
                         writeln!(out, "{line}")?;
                     }
                 }

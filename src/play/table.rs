@@ -4,7 +4,8 @@
 
 use crate::protocol::session::{Session, new_session};
 use crate::rules::ggf::GgfRecord;
-use crate::rules::{BoardKind, Color, Move, Square};
+use crate::rules::notation::ObfLine;
+use crate::rules::{BoardKind, Color, Move};
 use std::time::{Duration, Instant};
 
 /// Who plays a colour.
@@ -281,11 +282,7 @@ impl Table {
         let mover = self.to_move();
         let before = self.cells();
         self.session.play(mv).map_err(|e| e.to_string())?;
-        if mv == Move::Swap {
-            // Lehto: the players trade colours; the colour to move stays, so the turn goes to
-            // the one who made the first move.
-            self.players.swap(0, 1);
-        }
+        self.follow_swap(mv);
         if let Some(clock) = self.clock {
             let i = slot(mover);
             self.left[i] =
@@ -301,17 +298,27 @@ impl Table {
         Ok(())
     }
 
+    /// Whether a human has a move to make now (where undo and redo stop).
+    fn human_has_a_move(&self) -> bool {
+        self.player(self.to_move()) == PlayerKind::Human && !self.session.must_pass()
+    }
+
+    /// Lehto's swap, played or taken back: the players trade colours (the colour to move stays,
+    /// so the turn goes to the one who made the first move).
+    fn follow_swap(&mut self, mv: Move) {
+        if mv == Move::Swap {
+            self.players.swap(0, 1);
+        }
+    }
+
     /// Takes back moves: one, or against the engine as many as bring the turn back to a human
     /// (passes with them). Returns how many; none when there is nothing to take back.
     pub fn undo(&mut self) -> usize {
         let mut taken = Vec::new();
         while let Some(mv) = self.session.undo() {
             taken.push(mv);
-            if mv == Move::Swap {
-                self.players.swap(0, 1);
-            }
-            let human_turn = self.player(self.to_move()) == PlayerKind::Human;
-            if human_turn && !self.session.must_pass() {
+            self.follow_swap(mv);
+            if self.human_has_a_move() {
                 break;
             }
         }
@@ -334,12 +341,9 @@ impl Table {
                 self.redo.clear();
                 break;
             }
-            if mv == Move::Swap {
-                self.players.swap(0, 1);
-            }
+            self.follow_swap(mv);
             n += 1;
-            let human_turn = self.player(self.to_move()) == PlayerKind::Human;
-            if human_turn && !self.session.must_pass() {
+            if self.human_has_a_move() {
                 break;
             }
         }
@@ -410,7 +414,7 @@ impl Table {
         Ok(())
     }
 
-    /// Plays the moves of a transcript or list (for tests and `--moves`).
+    /// Plays moves one after another, stopping at the first that cannot be played.
     pub fn play_all(&mut self, moves: &[Move]) -> Result<(), String> {
         for &mv in moves {
             self.play(mv)?;
@@ -419,17 +423,16 @@ impl Table {
     }
 }
 
-/// The cells of a session's position, from its board string.
+/// The cells of a session's position, read from its board string by the notation's parser.
 fn cells_of(session: &dyn Session) -> Vec<Cell> {
-    let text = session.board_string();
-    let squares = text.split_whitespace().next().unwrap_or("");
+    let squares = session
+        .board_string()
+        .parse::<ObfLine>()
+        .map(|line| line.setup.squares().to_vec())
+        .unwrap_or_default();
     squares
-        .chars()
-        .map(|c| match c {
-            'X' | 'x' | '*' => Cell::Disc(Color::Black),
-            'O' | 'o' => Cell::Disc(Color::White),
-            _ => Cell::Empty,
-        })
+        .into_iter()
+        .map(|c| c.map_or(Cell::Empty, Cell::Disc))
         .collect()
 }
 
@@ -462,11 +465,6 @@ fn last_move_of(session: &dyn Session) -> Option<LastMove> {
         mv,
         flipped: turned(&before, &after, mv, size),
     })
-}
-
-/// The square of a cell index.
-pub fn square_of(index: usize, size: usize) -> Square {
-    Square::from_index(index, size)
 }
 
 #[cfg(test)]

@@ -6,7 +6,7 @@
 //! `X` and `O` and highlights are brackets.
 
 use super::command::{HELP, Input, parse_input};
-use super::table::{Cell, color_name, square_of};
+use super::table::{Cell, color_name};
 use super::thinker::Purpose;
 use super::{Play, Reply, format_clock, format_discs};
 use crate::rules::{Color, Move};
@@ -75,7 +75,7 @@ fn event_loop(play: &mut Play, terminal: &mut DefaultTerminal, color: bool) -> i
         let input = match event::read()? {
             Event::Key(key) if key.kind == KeyEventKind::Press => {
                 if play.thinking() == Some(Purpose::Hint) {
-                    let stopped = play.stop_hint();
+                    let stopped = play.finish_hint(true);
                     screen.say(stopped);
                 }
                 match key_input(key, play, &mut screen) {
@@ -116,7 +116,7 @@ fn event_loop(play: &mut Play, terminal: &mut DefaultTerminal, color: bool) -> i
 
 /// The placement on the cell in `col` and `row` of a board of side `n`.
 fn cell_move(col: usize, row: usize, n: usize) -> Move {
-    Move::Place(square_of(row * n + col, n))
+    Move::Place(crate::rules::Square::from_index(row * n + col, n))
 }
 
 enum KeyOutcome {
