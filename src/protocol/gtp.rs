@@ -93,7 +93,9 @@ pub fn looks_like_gtp(line: &str) -> bool {
     };
     let name = parsed.name.as_str();
     let only_gtp = COMMANDS.contains(&name) && !matches!(name, "quit" | "undo" | "play");
-    only_gtp || parsed.id.is_some() || (name == "play" && parsed.args.len() == 2)
+    // A number alone (or before something that is no GTP command) is a typo, not a GTP id.
+    let numbered = parsed.id.is_some() && COMMANDS.contains(&name);
+    only_gtp || numbered || (name == "play" && parsed.args.len() == 2)
 }
 
 /// A colour argument: `b`, `black`, `w`, `white`, any case.
@@ -523,5 +525,8 @@ mod tests {
         assert!(!looks_like_gtp("nboard 2"));
         assert!(!looks_like_gtp("position startpos"));
         assert!(!looks_like_gtp("quit"));
+        assert!(looks_like_gtp("7 quit"));
+        assert!(!looks_like_gtp("0 "));
+        assert!(!looks_like_gtp("12 position startpos"));
     }
 }
