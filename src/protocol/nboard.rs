@@ -424,7 +424,11 @@ impl NboardEngine {
             }
             NboardCommand::Hint(n) => self.hint(n),
             NboardCommand::Go => self.go(),
-            NboardCommand::Ping(n) => self.out.line(format!("pong {n}")),
+            NboardCommand::Ping(n) => {
+                // The weights are decoded at their first use (about 20 ms): here, not in a `go`.
+                let _ = self.session.eval_terms();
+                self.out.line(format!("pong {n}"));
+            }
             NboardCommand::Learn => self.learn(),
             NboardCommand::Analyze => self.analyze(),
             NboardCommand::Quit => std::process::exit(0),
