@@ -95,6 +95,12 @@ impl Model {
         self.size
     }
 
+    /// Where each pattern instance's table starts within a phase, in the order of
+    /// [`Features::indices`].
+    pub fn instance_starts(&self) -> Vec<u32> {
+        self.placed.iter().map(|p| p.offset).collect()
+    }
+
     /// The features of a position (`player` to move).
     pub fn features(
         &self,

@@ -264,6 +264,10 @@ mod tests {
         // edge, 3x3, 2x5, rows 2-4, diagonals 8..4
         assert_eq!(counts, vec![4, 4, 8, 4, 4, 4, 2, 4, 4, 4, 4]);
         assert_eq!(patterns(6).len(), 3 + 2 + 3);
+        // The fit keeps an index within a pattern's table in 16 bits.
+        for n in [6, 8] {
+            assert!(patterns(n).iter().all(|p| pow3(p.squares.len()) <= 1 << 16));
+        }
     }
 
     #[test]

@@ -51,52 +51,97 @@ pub struct PhaseReport {
     pub source: usize,
 }
 
-/// One sample's folded feature columns and scalars, and its weight in the fit.
-#[derive(Clone)]
-struct Row {
-    columns: Vec<u32>,
+/// Every sample's features, stored once however many phases fit on it: for each sample, each
+/// pattern instance's folded index within its pattern's table (2 bytes: a table of 10 squares
+/// has 59,049 entries), its scalars and its label. About 110 bytes a sample on 8×8, so that tens
+/// of millions fit in memory (a row of its own per sample and phase, as before, took 780).
+struct Table {
+    /// Pattern instances per sample.
+    width: usize,
+    /// For each instance, where its pattern's table starts within a phase.
+    starts: Vec<u32>,
+    /// `width` indices per sample, relative to their instance's start.
+    indices: Vec<u16>,
+    scalars: Vec<[i16; SCALARS]>,
+    labels: Vec<f32>,
+}
+
+impl Table {
+    fn push(&mut self, columns: impl Iterator<Item = u16>, scalars: [i32; SCALARS], label: f64) {
+        self.indices.extend(columns);
+        self.scalars.push(scalars.map(|x| x as i16));
+        self.labels.push(label as f32);
+    }
+
+    fn columns(&self, sample: usize) -> impl Iterator<Item = usize> + '_ {
+        let indices = &self.indices[sample * self.width..(sample + 1) * self.width];
+        self.starts
+            .iter()
+            .zip(indices)
+            .map(|(&start, &i)| start as usize + i as usize)
+    }
+
+    fn predict_one(&self, sample: usize, w: &[f64], base: usize) -> f64 {
+        self.columns(sample).map(|c| w[c]).sum::<f64>()
+            + (0..SCALARS)
+                .map(|k| self.scalars[sample][k] as f64 * w[base + k])
+                .sum::<f64>()
+    }
+}
+
+/// One sample's features on their way into the [`Table`].
+struct Found {
+    phase: usize,
+    held: bool,
+    columns: Vec<u16>,
     scalars: [i32; SCALARS],
     label: f64,
-    weight: f64,
 }
 
-struct Design {
-    rows: Vec<Row>,
+/// The rows one phase fits: samples of the [`Table`], each with the square root of its weight
+/// in the fit (the rows of the neighbouring phases count less).
+struct Design<'a> {
+    table: &'a Table,
+    rows: Vec<(u32, f32)>,
 }
 
-impl Design {
+impl Design<'_> {
+    fn len(&self) -> usize {
+        self.rows.len()
+    }
+
+    fn labels(&self) -> impl Iterator<Item = f64> + '_ {
+        self.rows
+            .iter()
+            .map(|&(s, _)| self.table.labels[s as usize] as f64)
+    }
+
     fn predict(&self, w: &[f64], base: usize) -> Vec<f64> {
         self.rows
             .par_iter()
-            .map(|r| {
-                r.columns.iter().map(|&c| w[c as usize]).sum::<f64>()
-                    + (0..SCALARS)
-                        .map(|k| r.scalars[k] as f64 * w[base + k])
-                        .sum::<f64>()
-            })
+            .map(|&(s, _)| self.table.predict_one(s as usize, w, base))
             .collect()
     }
 
     /// `W^½ A w`: the predictions scaled by the square roots of the rows' weights (weighted
     /// least squares as plain least squares on scaled rows).
     fn predict_scaled(&self, w: &[f64], base: usize) -> Vec<f64> {
-        let mut out = self.predict(w, base);
-        for (x, r) in out.iter_mut().zip(&self.rows) {
-            *x *= r.weight.sqrt();
-        }
-        out
+        self.rows
+            .par_iter()
+            .map(|&(s, root)| root as f64 * self.table.predict_one(s as usize, w, base))
+            .collect()
     }
 
     /// `(W^½ A)ᵀ v`.
     fn transpose_times(&self, v: &[f64], columns: usize, base: usize) -> Vec<f64> {
         let mut g = vec![0.0; columns];
-        for (r, &x) in self.rows.iter().zip(v) {
-            let x = x * r.weight.sqrt();
-            for &c in &r.columns {
-                g[c as usize] += x;
+        for (&(s, root), &x) in self.rows.iter().zip(v) {
+            let x = x * root as f64;
+            for c in self.table.columns(s as usize) {
+                g[c] += x;
             }
             for k in 0..SCALARS {
-                g[base + k] += r.scalars[k] as f64 * x;
+                g[base + k] += self.table.scalars[s as usize][k] as f64 * x;
             }
         }
         g
@@ -134,55 +179,69 @@ pub fn fit<P: Position<Bits = u64>>(
     }
     let squares = size * size;
     let phases = weights.phases;
-    let mut train: Vec<Vec<Row>> = (0..phases).map(|_| Vec::new()).collect();
-    let mut test: Vec<Vec<Row>> = (0..phases).map(|_| Vec::new()).collect();
-    let rows: Vec<(usize, bool, Row)> = samples
-        .par_iter()
-        .filter_map(|s| {
-            let pos = P::from_discs(s.player, s.opponent, crate::rules::Color::Black).ok()?;
-            let empties = squares - (s.player | s.opponent).count_ones() as usize;
-            let mine = pos.placements().count_ones();
-            let theirs = P::from_discs(s.opponent, s.player, crate::rules::Color::Black)
-                .ok()?
-                .placements()
-                .count_ones();
-            let f = model.features(s.player, s.opponent, mine, theirs);
-            let row = Row {
-                columns: f.indices.iter().map(|&i| fold[i as usize]).collect(),
-                scalars: f.scalars,
-                label: s.score as f64,
-                weight: 1.0,
-            };
-            Some((
-                phase_of(empties, phases),
-                is_held_out(s, options.holdout),
-                row,
-            ))
-        })
-        .collect();
-    for (phase, held, row) in rows {
-        if held {
-            test[phase].push(row);
-        } else {
+    // Each instance's start, and the folded index relative to it (every table fits 16 bits).
+    let starts = model.instance_starts();
+    let width = starts.len();
+    let mut table = Table {
+        width,
+        starts,
+        indices: Vec::with_capacity(samples.len() * width),
+        scalars: Vec::with_capacity(samples.len()),
+        labels: Vec::with_capacity(samples.len()),
+    };
+    let mut train: Vec<Vec<(u32, f32)>> = (0..phases).map(|_| Vec::new()).collect();
+    let mut test: Vec<Vec<(u32, f32)>> = (0..phases).map(|_| Vec::new()).collect();
+    // In slices, so that the features found in parallel wait for the table in small numbers.
+    for slice in samples.chunks(1 << 16) {
+        let found: Vec<Found> = slice
+            .par_iter()
+            .filter_map(|s| {
+                let pos = P::from_discs(s.player, s.opponent, crate::rules::Color::Black).ok()?;
+                let empties = squares - (s.player | s.opponent).count_ones() as usize;
+                let mine = pos.placements().count_ones();
+                let theirs = P::from_discs(s.opponent, s.player, crate::rules::Color::Black)
+                    .ok()?
+                    .placements()
+                    .count_ones();
+                let f = model.features(s.player, s.opponent, mine, theirs);
+                Some(Found {
+                    phase: phase_of(empties, phases),
+                    held: is_held_out(s, options.holdout),
+                    columns: f
+                        .indices
+                        .iter()
+                        .zip(&table.starts)
+                        .map(|(&i, &start)| (fold[i as usize] - start) as u16)
+                        .collect(),
+                    scalars: f.scalars,
+                    label: s.score as f64,
+                })
+            })
+            .collect();
+        for f in found {
+            let sample = table.labels.len() as u32;
+            table.push(f.columns.into_iter(), f.scalars, f.label);
+            if f.held {
+                test[f.phase].push((sample, 1.0));
+                continue;
+            }
             if options.smooth > 0.0 {
-                for near in [phase.wrapping_sub(1), phase + 1] {
+                for near in [f.phase.wrapping_sub(1), f.phase + 1] {
                     if near < phases {
-                        train[near].push(Row {
-                            weight: options.smooth,
-                            ..row.clone()
-                        });
+                        train[near].push((sample, options.smooth.sqrt() as f32));
                     }
                 }
             }
-            train[phase].push(row);
+            train[f.phase].push((sample, 1.0));
         }
     }
+    let table = &table;
     let fitted: Vec<(Vec<f64>, PhaseReport)> = train
         .into_par_iter()
         .zip(test)
         .enumerate()
         .map(|(phase, (train, test))| {
-            let a = Design { rows: train };
+            let a = Design { table, rows: train };
             let prior: Vec<f64> = match &options.prior {
                 Some(p) => p.values[phase * stride..(phase + 1) * stride]
                     .iter()
@@ -191,26 +250,26 @@ pub fn fit<P: Position<Bits = u64>>(
                 None => vec![0.0; stride],
             };
             let w = cgls(&a, stride, base, options, &prior);
-            let t = Design { rows: test };
+            let t = Design { table, rows: test };
             let fit_err = rmse(
                 a.predict(&w, base)
                     .iter()
-                    .zip(&a.rows)
-                    .map(|(p, r)| p - r.label),
+                    .zip(a.labels())
+                    .map(|(p, y)| p - y),
             );
             let test_err = rmse(
                 t.predict(&w, base)
                     .iter()
-                    .zip(&t.rows)
-                    .map(|(p, r)| p - r.label),
+                    .zip(t.labels())
+                    .map(|(p, y)| p - y),
             );
-            let zero_err = rmse(t.rows.iter().map(|r| r.label));
+            let zero_err = rmse(t.labels());
             (
                 w,
                 PhaseReport {
                     phase,
-                    train: a.rows.len(),
-                    held_out: t.rows.len(),
+                    train: a.len(),
+                    held_out: t.len(),
                     train_rmse: fit_err,
                     holdout_rmse: test_err,
                     zero_rmse: zero_err,
@@ -257,8 +316,9 @@ fn cgls(a: &Design, columns: usize, base: usize, options: &FitOptions, prior: &[
     let mut r: Vec<f64> = a
         .rows
         .iter()
+        .zip(a.labels())
         .zip(&from_prior)
-        .map(|(row, p)| row.label * row.weight.sqrt() - p)
+        .map(|((&(_, root), y), p)| y * root as f64 - p)
         .collect();
     let mut s = a.transpose_times(&r, columns, base);
     let mut p = s.clone();
