@@ -327,6 +327,65 @@ fn check_depth_against_negamax<P: Evaluate>(depths: (u32, u32), positions: usize
     }
 }
 
+/// A search stopped inside an iteration (one thread, a node limit: the same stop every run) plays
+/// a move of that iteration only when the iteration proved it better than the last finished
+/// iteration's best, checked by plain negamax at the unfinished depth; and it does so in some of
+/// the stops tried (on two threads, in whatever stops they make).
+#[test]
+fn a_stopped_iteration_plays_only_a_move_it_proved_better() {
+    for threads in [1, 2] {
+        let adopted = stopped_iterations_proving_better_moves(threads);
+        // Two threads stop at other places each run: they may find none.
+        assert!(
+            threads > 1 || adopted > 0,
+            "no stopped iteration found a better move"
+        );
+    }
+}
+
+fn stopped_iterations_proving_better_moves(threads: usize) -> usize {
+    type P = othel::rules::Othello<othel::rules::geometry::Size8>;
+    let searcher = Searcher::new(threads, 16).unwrap();
+    let mut rng = StdRng::seed_from_u64(5);
+    let mut adopted = 0;
+    for _ in 0..12 {
+        let Some(pos) = random_position::<P>(&mut rng, 44) else {
+            continue;
+        };
+        if pos.legal_moves().len() < 3 {
+            continue;
+        }
+        for nodes in (400..12_000).step_by(700) {
+            searcher.clear();
+            let limits = Limits {
+                nodes: Some(nodes),
+                full_width: true,
+                ..Limits::default()
+            };
+            let (result, reports) = search(&searcher, &pos, &limits);
+            let (Some(best), Some(last)) = (result.best, reports.last()) else {
+                continue;
+            };
+            let finished = last.pv[0];
+            if best == finished {
+                continue;
+            }
+            // Depth d + 1 was stopped after proving `best` better than `finished`.
+            let depth = last.depth as i32;
+            let score = |m: Move| -negamax_to_depth(&pos.play(m), depth);
+            let board = othel::rules::notation::board_string(&pos);
+            assert!(
+                score(best) > score(finished),
+                "{nodes} nodes, depth {}: {best} over {finished} in {board}",
+                depth + 1
+            );
+            assert!(result.score <= score(best), "a lower bound: {board}");
+            adopted += 1;
+        }
+    }
+    adopted
+}
+
 #[test]
 fn depth_limited_search_agrees_with_negamax() {
     for threads in [1, 2] {

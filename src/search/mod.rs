@@ -355,7 +355,7 @@ impl Searcher {
                 } else {
                     (precision, precision)
                 };
-                done = {
+                let outcome = {
                     let mut worker = Worker::new(&shared, None);
                     let guess = result.best.map(|_| result.score);
                     let pass = RootPass {
@@ -367,7 +367,23 @@ impl Searcher {
                     };
                     search_root(&mut worker, &mut roots, &pass)
                 };
+                done = outcome == Pass::Finished;
                 if shared.stopped() && result.best.is_some() {
+                    if outcome == Pass::StoppedAfterABetterMove {
+                        // The unfinished iteration proved another move better than the last
+                        // one's best (as chess engines keep a stopped iteration's new best
+                        // move): it is played, its score a lower bound.
+                        let best = &roots[0];
+                        log::debug!(
+                            "depth {depth} stopped: {:?} proved better than {:?}",
+                            best.mv,
+                            result.best
+                        );
+                        result.best = Some(best.mv);
+                        result.score = best.score;
+                        result.pv = principal_variation(&shared, best.mv, &best.child, size, depth);
+                        result.ponder = result.pv.get(1).copied();
+                    }
                     break 'iterations;
                 }
                 if !done {
@@ -478,10 +494,21 @@ struct RootPass {
     prepares_exact: bool,
 }
 
+/// How a pass over the root moves ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Pass {
+    /// Every move searched: the roots sorted best first, with their scores.
+    Finished,
+    /// Stopped: the roots as they were.
+    Stopped,
+    /// Stopped after the first move got its score in the window and a later one proved better:
+    /// that one first, its score the bound it proved.
+    StoppedAfterABetterMove,
+}
+
 /// Searches every root move as `pass` says (to its depth, or exactly), sorting them best first.
-/// The first `multipv` moves get exact scores; the others are only known to be worse. Returns
-/// whether the iteration finished.
-fn search_root<P: Evaluate>(w: &mut Worker, roots: &mut [RootMove<P>], pass: &RootPass) -> bool {
+/// The first `multipv` moves get exact scores; the others are only known to be worse.
+fn search_root<P: Evaluate>(w: &mut Worker, roots: &mut [RootMove<P>], pass: &RootPass) -> Pass {
     let &RootPass {
         depth,
         precision,
@@ -548,7 +575,7 @@ fn search_root<P: Evaluate>(w: &mut Worker, roots: &mut [RootMove<P>], pass: &Ro
         let scores = if split_root {
             let first = search_move(w, &roots[0].child, low, high);
             if w.should_stop() {
-                return false;
+                return Pass::Stopped;
             }
             if fails_high(first) {
                 vec![first]
@@ -562,13 +589,24 @@ fn search_root<P: Evaluate>(w: &mut Worker, roots: &mut [RootMove<P>], pass: &Ro
                     &search_move,
                 );
                 match rest {
-                    Some(all) => all,
-                    None => return false,
+                    Ok(all) => all,
+                    Err(Some((k, bound)))
+                        if multipv == 1
+                            && precision == Precision::Depth
+                            && first > low
+                            && first < high =>
+                    {
+                        return play_first(roots, k, bound);
+                    }
+                    Err(_) => return Pass::Stopped,
                 }
             }
         } else {
             let mut alpha = low;
             let mut scores: Vec<i32> = Vec::with_capacity(roots.len());
+            // A move after the first that a finished null window proved better than the first's
+            // score in the window, with that bound: worth playing if the search stops now.
+            let mut better: Option<(usize, i32)> = None;
             for (i, root) in roots.iter().enumerate() {
                 let search = |w: &mut Worker, a: i32, b: i32| search_move(w, &root.child, a, b);
                 let score = if let Some(j) = twins[i] {
@@ -578,15 +616,25 @@ fn search_root<P: Evaluate>(w: &mut Worker, roots: &mut [RootMove<P>], pass: &Ro
                     search(w, low, high)
                 } else {
                     let s = search(w, alpha, alpha + 1);
-                    if s > alpha && s < high && !w.should_stop() {
+                    let proved = !w.should_stop() && s > alpha;
+                    if proved && multipv == 1 && precision == Precision::Depth {
+                        let first = scores[0];
+                        if first > low && first < high {
+                            better = Some((i, alpha + 1));
+                        }
+                    }
+                    if proved && s < high {
                         search(w, alpha, high)
                     } else {
                         s
                     }
                 };
                 if w.should_stop() {
+                    if let Some((k, bound)) = better {
+                        return play_first(roots, k, bound);
+                    }
                     // Keep what is known: moves searched so far, in their order.
-                    return false;
+                    return Pass::Stopped;
                 }
                 scores.push(score);
                 if fails_high(score) {
@@ -614,16 +662,24 @@ fn search_root<P: Evaluate>(w: &mut Worker, roots: &mut [RootMove<P>], pass: &Ro
             root.score = score;
         }
         roots.sort_by_key(|r| -r.score);
-        return true;
+        return Pass::Finished;
     }
+}
+
+/// Puts root move `k`, proved at least `bound`, first (the others keep their order).
+fn play_first<P>(roots: &mut [RootMove<P>], k: usize, bound: i32) -> Pass {
+    roots[..=k].rotate_right(1);
+    roots[0].score = bound;
+    Pass::StoppedAfterABetterMove
 }
 
 /// The root moves after the first (of `roots`, whose first scored `first`; `twins` their
 /// mirror-image twins among the earlier moves) searched side by side
 /// ([`alphabeta::share_out`]): each a null window above the shared alpha (from `low`), then the
 /// window up to `high` when it fails high; a move at `beta` or more ends the others (those not
-/// finished score -INFINITY). Every root move's score in order, or `None` when the search was
-/// stopped.
+/// finished score -INFINITY). Every root move's score in order; when the search was stopped,
+/// the root move that a finished null window proved better than all before it, if one did, with
+/// the bound it proved.
 fn search_rest_in_parallel<P: Evaluate>(
     shared: &Shared,
     roots: &[RootMove<P>],
@@ -631,13 +687,22 @@ fn search_rest_in_parallel<P: Evaluate>(
     first: i32,
     (low, high, beta): (i32, i32, i32),
     search: &(impl Fn(&mut Worker, &P, i32, i32) -> i32 + Sync),
-) -> Option<Vec<i32>> {
+) -> Result<Vec<i32>, Option<(usize, i32)>> {
     let rest = &roots[1..];
+    // The highest bound proved above the shared alpha, and its move.
+    let better = std::sync::Mutex::new(None::<(usize, i32)>);
     let scores = alphabeta::share_out(shared, None, rest.len(), low.max(first), beta, |w, i, a| {
         if twins[i + 1].is_some() {
             return None;
         }
         let score = search(w, &rest[i].child, a, a + 1);
+        if score > a
+            && !w.should_stop()
+            && let Ok(mut proved) = better.lock()
+            && proved.is_none_or(|(_, bound)| bound <= a)
+        {
+            *proved = Some((i + 1, a + 1));
+        }
         if score > a && score < high && !w.should_stop() {
             Some(search(w, &rest[i].child, a, high))
         } else {
@@ -645,7 +710,7 @@ fn search_rest_in_parallel<P: Evaluate>(
         }
     });
     if shared.stopped() {
-        return None;
+        return Err(better.into_inner().ok().flatten());
     }
     let mut out: Vec<i32> = Vec::with_capacity(roots.len());
     out.push(first);
@@ -656,7 +721,7 @@ fn search_rest_in_parallel<P: Evaluate>(
             None => score.unwrap_or(-INFINITY),
         });
     }
-    Some(out)
+    Ok(out)
 }
 
 /// The principal variation: the move, then the best replies stored in the table.
