@@ -9,7 +9,7 @@
 
 use super::table_memory::TableMemory;
 use crate::eval::DISC;
-use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
 
 /// What a search result says of the true score, in its window (alpha, beta).
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -211,6 +211,8 @@ pub struct TranspositionTable {
     slots: TableMemory<Slot>,
     buckets: usize,
     generation: AtomicU64,
+    /// Whether anything was stored since the table was made or cleared (else it is all zeros).
+    used: AtomicBool,
 }
 
 impl TranspositionTable {
@@ -225,6 +227,7 @@ impl TranspositionTable {
             slots,
             buckets,
             generation: AtomicU64::new(0),
+            used: AtomicBool::new(false),
         })
     }
 
@@ -233,11 +236,15 @@ impl TranspositionTable {
         self.slots.len() * std::mem::size_of::<Slot>()
     }
 
-    /// Forgets everything.
+    /// Forgets everything. A table nothing was stored in since it was made or cleared is left as
+    /// it is: its zeros need no writing, and its memory stays untouched (a `newgame` before
+    /// `setoption hash=1` costs nothing).
     pub fn clear(&self) {
-        // SAFETY: a Slot of two zero atomics is an empty one; the slots are only ever used
-        // through their atomics.
-        unsafe { self.slots.reset() };
+        if self.used.swap(false, Relaxed) {
+            // SAFETY: a Slot of two zero atomics is an empty one; the slots are only ever used
+            // through their atomics.
+            unsafe { self.slots.reset() };
+        }
     }
 
     /// Marks the start of a new search, so that older entries are replaced first.
@@ -295,6 +302,9 @@ impl TranspositionTable {
     #[inline]
     pub fn store(&self, key: u64, entry: Entry) {
         debug_assert!(entry.depth > 0, "depth 0 marks an empty slot");
+        if !self.used.load(Relaxed) {
+            self.used.store(true, Relaxed);
+        }
         let generation = self.generation();
         let bucket = self.bucket(key);
         let mut victim = &bucket[0];
