@@ -9,7 +9,7 @@
 //! pages as they are first touched: a table costs memory only for the part the searches reach, so
 //! the default table made before any option arrives (and replaced by `setoption hash=1`) costs
 //! nothing, and the process stays within its hash size and the little else it needs. Clearing it
-//! (a new game) writes its zeros, touching every page once.
+//! (a new game after a search) writes its zeros, touching every page once.
 
 use std::alloc::{Layout, alloc_zeroed, dealloc};
 use std::ops::Deref;
