@@ -151,7 +151,7 @@ impl Controller {
         match command {
             Command::Othel => self.identify(),
             Command::IsReady => {
-                self.warm_up();
+                self.session.load_evaluation();
                 self.out.line("readyok");
             }
             Command::Stop => self.stop.store(true, Relaxed),
@@ -176,7 +176,7 @@ impl Controller {
             Command::NewGame => {
                 self.searcher.clear();
                 self.session = new_session(self.options.kind);
-                self.warm_up();
+                self.session.load_evaluation();
             }
             Command::SetOption(pairs) => {
                 if let Err(e) = self.set_options(&pairs) {
@@ -383,12 +383,6 @@ impl Controller {
             let list: Vec<String> = moves.iter().map(Move::to_string).collect();
             self.out.line(format!("moves {}", list.join(" ")));
         }
-    }
-
-    /// Loads the evaluation of the current board (its weights are decoded at their first use,
-    /// about 20 ms), so that the first `go` after `isready` or `newgame` spends its time searching.
-    fn warm_up(&self) {
-        let _ = self.session.eval_terms();
     }
 
     fn eval(&self) {

@@ -245,8 +245,7 @@ impl GtpEngine {
             ("clear_board", []) => {
                 self.session = new_session(self.session.kind());
                 self.history.clear();
-                // The weights are decoded at their first use (about 20 ms): here, not in a genmove.
-                let _ = self.session.eval_terms();
+                self.session.load_evaluation();
                 Ok(String::new())
             }
             ("komi", [komi]) => komi

@@ -425,8 +425,7 @@ impl NboardEngine {
             NboardCommand::Hint(n) => self.hint(n),
             NboardCommand::Go => self.go(),
             NboardCommand::Ping(n) => {
-                // The weights are decoded at their first use (about 20 ms): here, not in a `go`.
-                let _ = self.session.eval_terms();
+                self.session.load_evaluation();
                 self.out.line(format!("pong {n}"));
             }
             NboardCommand::Learn => self.learn(),

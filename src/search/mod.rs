@@ -571,6 +571,11 @@ fn search_root<P: Evaluate>(w: &mut Worker, roots: &mut [RootMove<P>], pass: &Ro
     loop {
         // The score that ends the pass (INFINITY, above every score, when it does not break off).
         let beta = if breaks_on_fail_high { high } else { INFINITY };
+        // Whether a move proved better than the first is worth playing if the pass stops: only
+        // when the first's score lies inside the window (a bound outside it proves nothing).
+        let first_settled = move |first: i32| {
+            multipv == 1 && precision == Precision::Depth && first > low && first < high
+        };
         let fails_high = |score: i32| score >= beta;
         let scores = if split_root {
             let first = search_move(w, &roots[0].child, low, high);
@@ -590,12 +595,7 @@ fn search_root<P: Evaluate>(w: &mut Worker, roots: &mut [RootMove<P>], pass: &Ro
                 );
                 match rest {
                     Ok(all) => all,
-                    Err(Some((k, bound)))
-                        if multipv == 1
-                            && precision == Precision::Depth
-                            && first > low
-                            && first < high =>
-                    {
+                    Err(Some((k, bound))) if first_settled(first) => {
                         return play_first(roots, k, bound);
                     }
                     Err(_) => return Pass::Stopped,
@@ -617,11 +617,8 @@ fn search_root<P: Evaluate>(w: &mut Worker, roots: &mut [RootMove<P>], pass: &Ro
                 } else {
                     let s = search(w, alpha, alpha + 1);
                     let proved = !w.should_stop() && s > alpha;
-                    if proved && multipv == 1 && precision == Precision::Depth {
-                        let first = scores[0];
-                        if first > low && first < high {
-                            better = Some((i, alpha + 1));
-                        }
+                    if proved {
+                        better = Some((i, alpha + 1));
                     }
                     if proved && s < high {
                         search(w, alpha, high)
@@ -630,7 +627,9 @@ fn search_root<P: Evaluate>(w: &mut Worker, roots: &mut [RootMove<P>], pass: &Ro
                     }
                 };
                 if w.should_stop() {
-                    if let Some((k, bound)) = better {
+                    if let Some((k, bound)) = better
+                        && first_settled(scores[0])
+                    {
                         return play_first(roots, k, bound);
                     }
                     // Keep what is known: moves searched so far, in their order.

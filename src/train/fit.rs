@@ -56,11 +56,9 @@ pub struct PhaseReport {
 /// has 59,049 entries), its scalars and its label. About 110 bytes a sample on 8×8, so that tens
 /// of millions fit in memory (a row of its own per sample and phase, as before, took 780).
 struct Table {
-    /// Pattern instances per sample.
-    width: usize,
     /// For each instance, where its pattern's table starts within a phase.
     starts: Vec<u32>,
-    /// `width` indices per sample, relative to their instance's start.
+    /// An index per instance and sample, relative to the instance's start.
     indices: Vec<u16>,
     scalars: Vec<[i16; SCALARS]>,
     labels: Vec<f32>,
@@ -74,7 +72,8 @@ impl Table {
     }
 
     fn columns(&self, sample: usize) -> impl Iterator<Item = usize> + '_ {
-        let indices = &self.indices[sample * self.width..(sample + 1) * self.width];
+        let width = self.starts.len();
+        let indices = &self.indices[sample * width..(sample + 1) * width];
         self.starts
             .iter()
             .zip(indices)
@@ -181,11 +180,9 @@ pub fn fit<P: Position<Bits = u64>>(
     let phases = weights.phases;
     // Each instance's start, and the folded index relative to it (every table fits 16 bits).
     let starts = model.instance_starts();
-    let width = starts.len();
     let mut table = Table {
-        width,
+        indices: Vec::with_capacity(samples.len() * starts.len()),
         starts,
-        indices: Vec::with_capacity(samples.len() * width),
         scalars: Vec::with_capacity(samples.len()),
         labels: Vec::with_capacity(samples.len()),
     };
