@@ -231,6 +231,48 @@ fn bench_counts_the_same_nodes_every_run() {
 }
 
 #[test]
+fn bench_searches_the_positions_of_a_file() {
+    // The second line is the bench's own fourth position: the same search, the same nodes.
+    let file = temp_file(
+        "bench-positions",
+        "# two games\nf5d6c3d3c4f4f6f3e6e7\n\nf5f6d3c5d6c7b5e3\n",
+    );
+    let out = othel(&[
+        "bench",
+        "--depth",
+        "5",
+        "--positions",
+        file.to_str().unwrap(),
+    ]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let lines: Vec<String> = stdout(&out).lines().map(str::to_string).collect();
+    assert_eq!(lines.len(), 3, "{lines:?}");
+    assert!(lines[0].starts_with("position 1 depth 5 "), "{}", lines[0]);
+    let own = othel(&["bench", "--depth", "5"]);
+    let nodes = |line: &str| {
+        line.split(" nodes ")
+            .nth(1)
+            .map(|s| s.split(' ').next().unwrap().to_string())
+    };
+    let fourth = stdout(&own).lines().nth(3).unwrap().to_string();
+    assert_eq!(nodes(&lines[1]), nodes(&fourth));
+    // An illegal move or a missing file: an error, not a panic.
+    let bad = temp_file("bench-bad", "f5f5\n");
+    for path in [bad.to_str().unwrap(), "/nonexistent/positions.txt"] {
+        let out = othel(&["bench", "--depth", "3", "--positions", path]);
+        assert!(!out.status.success());
+        assert!(!String::from_utf8_lossy(&out.stderr).contains("panicked"));
+    }
+    for f in [file, bad] {
+        let _ = std::fs::remove_file(f);
+    }
+}
+
+#[test]
 fn impossible_thread_counts_and_table_sizes_are_refused_at_once() {
     // 100000 threads used to be started (the machine's load passed 3000); 0 was taken as 1.
     for args in [

@@ -478,5 +478,46 @@ fn game_records_shard_resume_and_replay_into_a_fit() {
         ],
         "--search-weight",
     );
+    // Giving back what random moves lost changes the labels (the games' draws are made again
+    // and match); a file whose header does not say how its games were drawn is refused, and so
+    // is one whose draws do not give its games.
+    let plain = othel(&["train", "eval", whole.to_str().unwrap(), "--size", "6"]);
+    let undone = othel(&[
+        "train",
+        "eval",
+        whole.to_str().unwrap(),
+        "--size",
+        "6",
+        "--undo-random",
+    ]);
+    assert!(
+        undone.status.success(),
+        "{}",
+        String::from_utf8_lossy(&undone.stderr)
+    );
+    assert_ne!(plain.stdout, undone.stdout);
+    let text = std::fs::read_to_string(&whole).unwrap();
+    let (head, games) = text.split_once('\n').unwrap();
+    for (changed, message) in [
+        (head.replace(" seed=", " sown="), "does not say how"),
+        (
+            head.replace(" seed=", " seed=9"),
+            "random draws do not give",
+        ),
+    ] {
+        let path = dir.join("changed.games");
+        std::fs::write(&path, format!("{changed}\n{games}")).unwrap();
+        refused(
+            &[
+                "train",
+                "eval",
+                path.to_str().unwrap(),
+                "--size",
+                "6",
+                "--undo-random",
+            ],
+            message,
+        );
+    }
     std::fs::remove_dir_all(&dir).ok();
 }

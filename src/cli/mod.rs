@@ -175,6 +175,10 @@ pub enum Command {
         /// Search depth.
         #[arg(long, default_value_t = search_commands::BENCH_DEPTH)]
         depth: u32,
+        /// Search these 8x8 positions instead: a file of game transcripts from the start
+        /// position (`f5d6c3…`), one a line (`#` comments and blank lines skipped).
+        #[arg(long)]
+        positions: Option<std::path::PathBuf>,
         /// The search's resources.
         #[command(flatten)]
         engine: EngineArgs,
@@ -500,7 +504,11 @@ pub fn run(command: Command) -> Result<(), CliError> {
             });
         }
         Command::Solve { file, wld, engine } => search_commands::solve(&file, wld, &engine)?,
-        Command::Bench { depth, engine } => search_commands::bench(depth, &engine)?,
+        Command::Bench {
+            depth,
+            positions,
+            engine,
+        } => search_commands::bench(depth, positions.as_deref(), &engine)?,
         Command::Match(args) => run_match(&args)?,
         Command::Play(args) => crate::play::run(*args)?,
         Command::Book { command } => book_commands::run(command)?,

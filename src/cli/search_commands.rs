@@ -157,11 +157,21 @@ const BENCH_GAMES: [&str; 8] = [
 ];
 
 /// `othel bench`: a fixed search of fixed positions; prints a line a position and the signature.
-pub fn bench(depth: u32, engine: &EngineArgs) -> Result<(), CliError> {
+pub fn bench(depth: u32, positions: Option<&Path>, engine: &EngineArgs) -> Result<(), CliError> {
+    let games: Vec<String> = match positions {
+        None => BENCH_GAMES.iter().map(|g| g.to_string()).collect(),
+        Some(path) => std::fs::read_to_string(path)
+            .map_err(|e| CliError::File(path.to_path_buf(), e))?
+            .lines()
+            .map(str::trim)
+            .filter(|l| !l.is_empty() && !l.starts_with('#'))
+            .map(str::to_string)
+            .collect(),
+    };
     let searcher = searcher(engine.threads.unwrap_or(1), engine.hash)?;
     let started = Instant::now();
     let mut nodes = 0u64;
-    for (i, transcript) in BENCH_GAMES.iter().enumerate() {
+    for (i, transcript) in games.iter().enumerate() {
         let result = {
             let mut game = Game::<Othello<Size8>>::default();
             game.play_transcript(transcript).map_err(CliError::Moves)?;

@@ -10,9 +10,9 @@ use crate::rules::{Move, Othello};
 use crate::search::Searcher;
 use crate::shard::Shard;
 use crate::train::fit::{FitOptions, fit};
-use crate::train::records::{self, GameRecord, RecordHeader};
+use crate::train::records::{self, GameRecord, Labels, RecordHeader};
 use crate::train::samples::{self, Sample};
-use crate::train::selfplay::{SelfPlay, play_game};
+use crate::train::selfplay::{SelfPlay, play_game, random_moves};
 use clap::Subcommand;
 use indicatif::{ProgressBar, ProgressStyle};
 use std::collections::HashSet;
@@ -92,6 +92,11 @@ pub enum TrainCommand {
         /// rest the game's result (0 to 1; games files of version 2 keep the scores).
         #[arg(long, default_value_t = 0.0)]
         search_weight: f64,
+        /// Give back to the result labelling a position what the random moves played after it
+        /// lost, by the search's scores (games files of version 2; the random moves are found by
+        /// making the games' random draws again).
+        #[arg(long)]
+        undo_random: bool,
     },
     /// Fits pattern weights to games and samples files by regularised least squares, phase by
     /// phase, and reports the error on held-out samples.
@@ -106,6 +111,11 @@ pub enum TrainCommand {
         /// rest the game's result (0 to 1; games files of version 2 keep the scores).
         #[arg(long, default_value_t = 0.0)]
         search_weight: f64,
+        /// Give back to the result labelling a position what the random moves played after it
+        /// lost, by the search's scores (games files of version 2; the random moves are found by
+        /// making the games' random draws again).
+        #[arg(long)]
+        undo_random: bool,
         /// Ridge penalty per weight.
         #[arg(long, default_value_t = 2.0)]
         lambda: f64,
@@ -207,9 +217,10 @@ pub fn run(command: TrainCommand) -> Result<(), CliError> {
             samples: files,
             size,
             search_weight,
+            undo_random,
         } => {
             check_size(size)?;
-            let all = read_all_samples(&files, size, search_weight)?;
+            let all = read_all_samples(&files, size, search_weight, undo_random)?;
             match size {
                 6 => print_errors::<Othello<Size6>>(&all),
                 _ => print_errors::<Othello<Size8>>(&all),
@@ -220,6 +231,7 @@ pub fn run(command: TrainCommand) -> Result<(), CliError> {
             samples: files,
             size,
             search_weight,
+            undo_random,
             lambda,
             iterations,
             smooth,
@@ -229,7 +241,7 @@ pub fn run(command: TrainCommand) -> Result<(), CliError> {
             out,
         } => {
             check_size(size)?;
-            let all = read_all_samples(&files, size, search_weight)?;
+            let all = read_all_samples(&files, size, search_weight, undo_random)?;
             if all.is_empty() {
                 return Err(CliError::Train("no samples to fit".into()));
             }
@@ -377,6 +389,7 @@ fn read_all_samples(
     files: &[PathBuf],
     size: usize,
     search_weight: f64,
+    undo_random: bool,
 ) -> Result<Vec<Sample>, CliError> {
     if !(0.0..=1.0).contains(&search_weight) {
         return Err(CliError::Train(
@@ -385,13 +398,18 @@ fn read_all_samples(
     }
     let mut all = Vec::new();
     for path in files {
-        all.extend(read_samples(path, size, search_weight)?);
+        all.extend(read_samples(path, size, search_weight, undo_random)?);
     }
     Ok(all)
 }
 
 /// Reads the labelled positions of a games file (replayed) or a samples file.
-fn read_samples(path: &Path, size: usize, search_weight: f64) -> Result<Vec<Sample>, CliError> {
+fn read_samples(
+    path: &Path,
+    size: usize,
+    search_weight: f64,
+    undo_random: bool,
+) -> Result<Vec<Sample>, CliError> {
     let bytes = std::fs::read(path).map_err(|e| CliError::File(path.to_path_buf(), e))?;
     let bad = |e: &dyn std::fmt::Display| CliError::Train(format!("{}: {e}", path.display()));
     if !records::is_games(&bytes) {
@@ -405,11 +423,35 @@ fn read_samples(path: &Path, size: usize, search_weight: f64) -> Result<Vec<Samp
             "games of the {found}x{found} board, not {size}x{size}"
         )));
     }
+    let played = match undo_random {
+        true => Some(SelfPlay::from_header(&file.header).ok_or_else(|| {
+            bad(&"--undo-random: the header does not say how the games were played")
+        })?),
+        false => None,
+    };
+    let from_opening = file.header.get("openings") != Some("random");
     let mut out = Vec::new();
     for game in &file.games {
+        let random_moves = match &played {
+            Some(config) => match size {
+                6 => random_moves::<Othello<Size6>>(game, config, from_opening),
+                _ => random_moves::<Othello<Size8>>(game, config, from_opening),
+            }
+            .ok_or_else(|| {
+                bad(&format!(
+                    "game {}: its random draws do not give its moves (played by another build?)",
+                    game.index
+                ))
+            })?,
+            None => Vec::new(),
+        };
+        let labels = Labels {
+            search_weight,
+            random_moves: &random_moves,
+        };
         let replayed = match size {
-            6 => game.samples::<Othello<Size6>>(search_weight),
-            _ => game.samples::<Othello<Size8>>(search_weight),
+            6 => game.samples::<Othello<Size6>>(&labels),
+            _ => game.samples::<Othello<Size8>>(&labels),
         };
         out.extend(replayed.map_err(|e| bad(&e))?);
     }
@@ -537,7 +579,7 @@ fn generate<P: Evaluate + Position<Bits = u64>>(job: &GenJob) -> Result<(), CliE
         }
         drop(tx);
         for record in rx {
-            let labelled = match record.samples::<P>(0.0) {
+            let labelled = match record.samples::<P>(&Labels::default()) {
                 Ok(samples) => samples,
                 Err(e) => {
                     replay_error.get_or_insert(e);

@@ -234,13 +234,12 @@ impl GameRecord {
     /// Replays the game and labels its positions: every position from the end of the opening on
     /// where the side to move has a placement, with the game's final margin from that side's view.
     /// From the solve ply on that is the position's exact score; before it, the result the game
-    /// reached (Logistello's labels), mixed with the search's score when the record has scores:
-    /// `search_weight` × score + (1 − `search_weight`) × result (0: the result alone). Errors when
-    /// a move is illegal, the game does not end, its end is not the recorded margin, or it has
-    /// scores but not one for each position before the solve ply.
+    /// reached (Logistello's labels), adjusted and mixed as `labels` asks when the record has
+    /// scores. Errors when a move is illegal, the game does not end, its end is not the recorded
+    /// margin, or it has scores but not one for each position before the solve ply.
     pub fn samples<P: Position<Bits = u64>>(
         &self,
-        search_weight: f64,
+        labels: &Labels,
     ) -> Result<Vec<Sample>, RecordsError> {
         let fail = |reason: String| RecordsError::Replay {
             index: self.index,
@@ -280,17 +279,20 @@ impl GameRecord {
                 before_solve.min(positions.len())
             )));
         }
+        let lost = self.lost_to_random_moves(&positions, labels.random_moves);
         Ok(positions
             .iter()
             .enumerate()
             .map(|(k, p)| {
+                let black_result = self.margin + lost.get(k).copied().unwrap_or(0);
                 let result = match p.side_to_move() {
-                    Color::Black => self.margin,
-                    Color::White => -self.margin,
+                    Color::Black => black_result,
+                    Color::White => -black_result,
                 };
                 let label = match self.scores.get(k) {
-                    Some(&searched) if search_weight > 0.0 => {
-                        (search_weight * searched as f64 + (1.0 - search_weight) * result as f64)
+                    Some(&searched) if labels.search_weight > 0.0 => {
+                        (labels.search_weight * searched as f64
+                            + (1.0 - labels.search_weight) * result as f64)
                             .round() as i32
                     }
                     _ => result,
@@ -303,6 +305,52 @@ impl GameRecord {
             })
             .collect())
     }
+
+    /// For each of `positions` (those [`GameRecord::samples`] labels, the `k`th before move
+    /// `opening + k`), what the random moves from it on cost black, in discs by the search's
+    /// scores: the best move's score less the score of the move played, added for black's
+    /// random moves and taken away for white's. Empty when the record has no scores or
+    /// `random_moves` (flags by move index) is empty.
+    fn lost_to_random_moves<P: Position>(
+        &self,
+        positions: &[P],
+        random_moves: &[bool],
+    ) -> Vec<i32> {
+        if self.scores.is_empty() || random_moves.is_empty() {
+            return Vec::new();
+        }
+        let mut lost = vec![0; positions.len()];
+        let mut black = 0;
+        for k in (0..self.scores.len()).rev() {
+            let random = random_moves.get(self.opening as usize + k) == Some(&true);
+            if let (true, Some(&next)) = (random, self.scores.get(k + 1)) {
+                let mover = positions[k].side_to_move();
+                // The move's score from its mover's view: the next position's, turned round
+                // unless the other side had to pass.
+                let played = if positions[k + 1].side_to_move() == mover {
+                    next
+                } else {
+                    -next
+                };
+                let cost = (self.scores[k] - played).max(0);
+                black += if mover == Color::Black { cost } else { -cost };
+            }
+            lost[k] = black;
+        }
+        lost
+    }
+}
+
+/// How [`GameRecord::samples`] labels the positions before the solve point of a game with scores.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Labels<'a> {
+    /// The share of the search's score in the label, the rest the game's result (0: the result).
+    pub search_weight: f64,
+    /// Which moves, by index, were random (see [`crate::train::selfplay::random_moves`]); empty
+    /// when not known. A random move's cost, by the search's scores, is given back to the
+    /// results that label the positions before it: the result the game would have reached had
+    /// the searcher played there.
+    pub random_moves: &'a [bool],
 }
 
 /// A games file read: its header, its games, and whether its last line was cut off.
@@ -355,6 +403,13 @@ mod tests {
     use super::*;
     use crate::rules::Othello;
     use crate::rules::geometry::Size8;
+
+    fn weighted(search_weight: f64) -> Labels<'static> {
+        Labels {
+            search_weight,
+            ..Labels::default()
+        }
+    }
 
     fn header() -> RecordHeader {
         RecordHeader::new([("size", "8".to_string()), ("depth", "10".to_string())])
@@ -425,7 +480,7 @@ mod tests {
     #[test]
     fn replay_labels_every_position_after_the_opening_with_the_result() {
         let game = first_move_game();
-        let samples = game.samples::<Othello<Size8>>(0.0).unwrap();
+        let samples = game.samples::<Othello<Size8>>(&Labels::default()).unwrap();
         let placements_after_opening = game.moves.len() - 2;
         assert_eq!(samples.len(), placements_after_opening);
         // The first labelled position is the one after f5 d6 (or whatever the first two were),
@@ -440,9 +495,9 @@ mod tests {
     #[test]
     fn labels_mix_the_search_score_before_the_solve_point_only() {
         let game = first_move_game();
-        let result = game.samples::<Othello<Size8>>(0.0).unwrap();
-        let searched = game.samples::<Othello<Size8>>(1.0).unwrap();
-        let half = game.samples::<Othello<Size8>>(0.5).unwrap();
+        let result = game.samples::<Othello<Size8>>(&Labels::default()).unwrap();
+        let searched = game.samples::<Othello<Size8>>(&weighted(1.0)).unwrap();
+        let half = game.samples::<Othello<Size8>>(&weighted(0.5)).unwrap();
         assert_eq!(result.len(), searched.len());
         for k in 0..result.len() {
             let r = result[k].score as i32;
@@ -460,9 +515,69 @@ mod tests {
         let mut short = game;
         short.scores.pop();
         assert!(matches!(
-            short.samples::<Othello<Size8>>(0.5),
+            short.samples::<Othello<Size8>>(&weighted(0.5)),
             Err(RecordsError::Replay { .. })
         ));
+    }
+
+    #[test]
+    fn a_random_moves_cost_is_given_back_to_the_labels_before_it() {
+        let game = first_move_game();
+        let plain = game.samples::<Othello<Size8>>(&Labels::default()).unwrap();
+        // Moves 5 and 9 (positions 3 and 7 after the two-move opening) were random. Their
+        // positions' scores are 6 and 1; the next positions' -4 and 7 (the other side to move
+        // in each: the first-move game has no pass there).
+        let mut scored = game.clone();
+        scored.scores = vec![0; 38];
+        scored.scores[3] = 6;
+        scored.scores[4] = -4;
+        scored.scores[7] = 1;
+        scored.scores[8] = 7;
+        let mut random = vec![false; game.moves.len()];
+        random[5] = true;
+        random[9] = true;
+        let labels = Labels {
+            search_weight: 0.0,
+            random_moves: &random,
+        };
+        let undone = scored.samples::<Othello<Size8>>(&labels).unwrap();
+        // Costs: 6 - 4 = 2 for the mover of move 5, 1 + 7 = 8 for the mover of move 9; the
+        // opening's two moves make position 3 black's (f5 d6 … alternate: 0 black, 1 white).
+        let mut pos = Othello::<Size8>::start();
+        let mut movers = Vec::new();
+        for &mv in &game.moves {
+            if pos.must_pass() {
+                pos = pos.play_pass_unchecked();
+            }
+            movers.push(pos.side_to_move());
+            pos = pos.try_play(mv).unwrap();
+        }
+        assert!(movers[6] != movers[5] && movers[10] != movers[9]);
+        for k in 0..plain.len() {
+            let mover = movers[k + 2];
+            let mut gain = 0;
+            for (j, cost) in [(3, 2), (7, 8)] {
+                if k <= j {
+                    gain += if movers[j + 2] == mover { cost } else { -cost };
+                }
+            }
+            assert_eq!(
+                undone[k].score as i32,
+                plain[k].score as i32 + gain,
+                "position {k}"
+            );
+        }
+        // A cost never counts below 0 (a random move the search scored better than its best).
+        scored.scores[4] = -9;
+        let undone = scored.samples::<Othello<Size8>>(&labels).unwrap();
+        let later = if movers[9] == movers[5] { 8 } else { -8 };
+        assert_eq!(undone[3].score as i32 - plain[3].score as i32, later);
+        // Without scores or without the flags nothing changes.
+        let unscored = scored
+            .samples::<Othello<Size8>>(&Labels::default())
+            .unwrap();
+        assert_eq!(unscored, plain);
+        assert_eq!(game.samples::<Othello<Size8>>(&labels).unwrap(), plain);
     }
 
     #[test]
@@ -471,15 +586,19 @@ mod tests {
         let mut wrong = game.clone();
         wrong.margin += 2;
         assert!(matches!(
-            wrong.samples::<Othello<Size8>>(0.0),
+            wrong.samples::<Othello<Size8>>(&Labels::default()),
             Err(RecordsError::Replay { .. })
         ));
         let mut short = game.clone();
         short.moves.truncate(30);
-        assert!(short.samples::<Othello<Size8>>(0.0).is_err());
+        assert!(short.samples::<Othello<Size8>>(&Labels::default()).is_err());
         let mut illegal = game;
         illegal.moves[0] = "a1".parse().unwrap();
-        assert!(illegal.samples::<Othello<Size8>>(0.0).is_err());
+        assert!(
+            illegal
+                .samples::<Othello<Size8>>(&Labels::default())
+                .is_err()
+        );
         let head = header().to_line();
         for bad in [
             "x 2 40 +4 f5 -",
