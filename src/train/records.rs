@@ -284,10 +284,12 @@ impl GameRecord {
             .iter()
             .enumerate()
             .map(|(k, p)| {
-                let black_result = self.margin + lost.get(k).copied().unwrap_or(0);
+                let black_result = self
+                    .margin
+                    .saturating_add(lost.get(k).copied().unwrap_or(0));
                 let result = match p.side_to_move() {
                     Color::Black => black_result,
-                    Color::White => -black_result,
+                    Color::White => black_result.saturating_neg(),
                 };
                 let label = match self.scores.get(k) {
                     Some(&searched) if labels.search_weight > 0.0 => {
@@ -320,7 +322,7 @@ impl GameRecord {
             return Vec::new();
         }
         let mut lost = vec![0; positions.len()];
-        let mut black = 0;
+        let mut black: i32 = 0;
         for k in (0..self.scores.len()).rev() {
             let random = random_moves.get(self.opening as usize + k) == Some(&true);
             if let (true, Some(&next)) = (random, self.scores.get(k + 1)) {
@@ -330,10 +332,15 @@ impl GameRecord {
                 let played = if positions[k + 1].side_to_move() == mover {
                     next
                 } else {
-                    -next
+                    next.saturating_neg()
                 };
-                let cost = (self.scores[k] - played).max(0);
-                black += if mover == Color::Black { cost } else { -cost };
+                // Saturating: the scores come from a file.
+                let cost = self.scores[k].saturating_sub(played).max(0);
+                black = if mover == Color::Black {
+                    black.saturating_add(cost)
+                } else {
+                    black.saturating_sub(cost)
+                };
             }
             lost[k] = black;
         }
@@ -572,6 +579,15 @@ mod tests {
         let undone = scored.samples::<Othello<Size8>>(&labels).unwrap();
         let later = if movers[9] == movers[5] { 8 } else { -8 };
         assert_eq!(undone[3].score as i32 - plain[3].score as i32, later);
+        // Scores from a corrupt file at the ends of the range: labels, no overflow.
+        scored.scores[3] = i32::MAX;
+        scored.scores[4] = i32::MAX;
+        scored.scores[7] = i32::MAX;
+        scored.scores[8] = i32::MAX;
+        let extreme = scored.samples::<Othello<Size8>>(&labels).unwrap();
+        // Position 7's mover lost "everything" by its random move: the label saturates.
+        assert_eq!(extreme[7].score, 127);
+        assert_eq!(extreme[8].score, plain[8].score);
         // Without scores or without the flags nothing changes.
         let unscored = scored
             .samples::<Othello<Size8>>(&Labels::default())

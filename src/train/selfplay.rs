@@ -149,16 +149,17 @@ impl Dice {
 
 impl SelfPlay {
     /// How the games of a games file were played, from its header; `None` when a word it needs
-    /// is missing or unreadable.
+    /// is missing or unreadable, or the chance of a random move is not one.
     pub fn from_header(header: &RecordHeader) -> Option<SelfPlay> {
         fn word<T: std::str::FromStr>(header: &RecordHeader, key: &str) -> Option<T> {
             header.get(key)?.parse().ok()
         }
+        let epsilon: f64 = word(header, "epsilon")?;
         Some(SelfPlay {
             depth: word(header, "depth")?,
             solve_empties: word(header, "solve")?,
             random_opening: word(header, "random-opening")?,
-            epsilon: word(header, "epsilon")?,
+            epsilon: (0.0..=1.0).contains(&epsilon).then_some(epsilon)?,
             random_until: word(header, "random-until")?,
             seed: word(header, "seed")?,
         })
@@ -301,5 +302,11 @@ mod tests {
         let mut partial = header.clone();
         partial.fields.remove("seed");
         assert!(SelfPlay::from_header(&partial).is_none());
+        // A chance that is not one (it would make the draws panic) is refused.
+        for bad in ["1.5", "-0.1", "NaN", "x"] {
+            let mut wrong = header.clone();
+            wrong.fields.insert("epsilon".into(), bad.into());
+            assert!(SelfPlay::from_header(&wrong).is_none(), "{bad}");
+        }
     }
 }
