@@ -621,6 +621,21 @@ fn play_moves<P: Position>(mut game: Game<P>, words: &[String]) -> Result<Game<P
     Ok(game)
 }
 
+/// Game transcripts from a file, one a line (`#` comments and blank lines skipped): the openings
+/// of `train gen`, the positions of `bench`.
+fn read_transcripts(path: &std::path::Path) -> Result<Vec<Vec<crate::rules::Move>>, CliError> {
+    let text = std::fs::read_to_string(path).map_err(|e| CliError::File(path.to_path_buf(), e))?;
+    let mut out = Vec::new();
+    for (n, line) in text.lines().enumerate() {
+        let line = line.trim();
+        if line.is_empty() || line.starts_with('#') {
+            continue;
+        }
+        out.push(notation::parse_transcript(line).map_err(|e| CliError::Line(n + 1, e))?);
+    }
+    Ok(out)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -1,9 +1,9 @@
 //! The subcommands that search: `analyze`, `solve` and `bench`.
 
-use super::{CliError, EngineArgs};
+use super::{CliError, EngineArgs, read_transcripts};
 use crate::eval::{DISC, Evaluate};
 use crate::rules::geometry::Size8;
-use crate::rules::notation::{ObfLine, Setup};
+use crate::rules::notation::{self, ObfLine, Setup};
 use crate::rules::{Game, Move, Othello};
 use crate::search::{Limits, Precision, Report, SearchResult, Searcher, format_score_of};
 use crate::with_position_type;
@@ -158,23 +158,20 @@ const BENCH_GAMES: [&str; 8] = [
 
 /// `othel bench`: a fixed search of fixed positions; prints a line a position and the signature.
 pub fn bench(depth: u32, positions: Option<&Path>, engine: &EngineArgs) -> Result<(), CliError> {
-    let games: Vec<String> = match positions {
-        None => BENCH_GAMES.iter().map(|g| g.to_string()).collect(),
-        Some(path) => std::fs::read_to_string(path)
-            .map_err(|e| CliError::File(path.to_path_buf(), e))?
-            .lines()
-            .map(str::trim)
-            .filter(|l| !l.is_empty() && !l.starts_with('#'))
-            .map(str::to_string)
-            .collect(),
+    let games: Vec<Vec<Move>> = match positions {
+        None => BENCH_GAMES
+            .iter()
+            .map(|g| notation::parse_transcript(g).map_err(|e| CliError::Moves(e.into())))
+            .collect::<Result<_, _>>()?,
+        Some(path) => read_transcripts(path)?,
     };
     let searcher = searcher(engine.threads.unwrap_or(1), engine.hash)?;
     let started = Instant::now();
     let mut nodes = 0u64;
-    for (i, transcript) in games.iter().enumerate() {
+    for (i, moves) in games.iter().enumerate() {
         let result = {
             let mut game = Game::<Othello<Size8>>::default();
-            game.play_transcript(transcript).map_err(CliError::Moves)?;
+            game.play_all(moves).map_err(CliError::Moves)?;
             let pos = *game.position();
             searcher.clear();
             let stop = AtomicBool::new(false);

@@ -1,11 +1,10 @@
 //! `othel train gen|fit`: making training samples by self-play, and fitting weights to them.
 
-use super::CliError;
+use super::{CliError, read_transcripts};
 use crate::eval::Evaluate;
 use crate::eval::weights::supported;
 use crate::rules::Position;
 use crate::rules::geometry::{Size6, Size8};
-use crate::rules::notation::parse_transcript;
 use crate::rules::{Move, Othello};
 use crate::search::Searcher;
 use crate::shard::Shard;
@@ -172,7 +171,7 @@ pub fn run(command: TrainCommand) -> Result<(), CliError> {
                 None => "random".into(),
             };
             let openings = match openings {
-                Some(path) => read_openings(&path)?,
+                Some(path) => read_transcripts(&path)?,
                 None => Vec::new(),
             };
             let header = RecordHeader::new([
@@ -322,20 +321,6 @@ fn check_size(size: usize) -> Result<(), CliError> {
             "the pattern evaluation is for 6x6 and 8x8 Othello, not {size}x{size}"
         )))
     }
-}
-
-/// Openings as transcripts, one a line (`#` comments and blank lines skipped).
-fn read_openings(path: &Path) -> Result<Vec<Vec<Move>>, CliError> {
-    let text = std::fs::read_to_string(path).map_err(|e| CliError::File(path.to_path_buf(), e))?;
-    let mut out = Vec::new();
-    for (n, line) in text.lines().enumerate() {
-        let line = line.trim();
-        if line.is_empty() || line.starts_with('#') {
-            continue;
-        }
-        out.push(parse_transcript(line).map_err(|e| CliError::Line(n + 1, e))?);
-    }
-    Ok(out)
 }
 
 /// Prints the static evaluation's error against the samples' labels, by phase (4 empties).
