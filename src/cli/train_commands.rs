@@ -12,7 +12,7 @@ use crate::train::fit::{FitOptions, fit};
 use crate::train::records::{self, GameRecord, Labels, RecordHeader};
 use crate::train::samples::{self, Sample};
 use crate::train::selfplay::{SelfPlay, play_game, random_moves};
-use clap::Subcommand;
+use clap::{Args, Subcommand};
 use indicatif::{ProgressBar, ProgressStyle};
 use std::collections::HashSet;
 use std::fs::OpenOptions;
@@ -21,6 +21,20 @@ use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::mpsc;
 use std::time::Instant;
+
+/// How `train eval` and `train fit` label the positions of games files before the solve point.
+#[derive(Args, Debug, Clone, Copy)]
+pub struct LabelArgs {
+    /// Label positions before the solve point with this share of the search's score, the
+    /// rest the game's result (0 to 1; games files of version 2 keep the scores).
+    #[arg(long, default_value_t = 0.0)]
+    search_weight: f64,
+    /// Give back to the result labelling a position what the random moves played after it
+    /// lost, by the search's scores (games files of version 2; the random moves are found by
+    /// making the games' random draws again).
+    #[arg(long)]
+    undo_random: bool,
+}
 
 /// The train subcommands.
 #[derive(Subcommand, Debug)]
@@ -87,15 +101,9 @@ pub enum TrainCommand {
         /// The side of the (Othello) board: 6 or 8.
         #[arg(long, default_value_t = 8)]
         size: usize,
-        /// Label positions before the solve point with this share of the search's score, the
-        /// rest the game's result (0 to 1; games files of version 2 keep the scores).
-        #[arg(long, default_value_t = 0.0)]
-        search_weight: f64,
-        /// Give back to the result labelling a position what the random moves played after it
-        /// lost, by the search's scores (games files of version 2; the random moves are found by
-        /// making the games' random draws again).
-        #[arg(long)]
-        undo_random: bool,
+        /// How games' positions are labelled.
+        #[command(flatten)]
+        labels: LabelArgs,
     },
     /// Fits pattern weights to games and samples files by regularised least squares, phase by
     /// phase, and reports the error on held-out samples.
@@ -106,15 +114,9 @@ pub enum TrainCommand {
         /// The side of the (Othello) board: 6 or 8.
         #[arg(long, default_value_t = 8)]
         size: usize,
-        /// Label positions before the solve point with this share of the search's score, the
-        /// rest the game's result (0 to 1; games files of version 2 keep the scores).
-        #[arg(long, default_value_t = 0.0)]
-        search_weight: f64,
-        /// Give back to the result labelling a position what the random moves played after it
-        /// lost, by the search's scores (games files of version 2; the random moves are found by
-        /// making the games' random draws again).
-        #[arg(long)]
-        undo_random: bool,
+        /// How games' positions are labelled.
+        #[command(flatten)]
+        labels: LabelArgs,
         /// Ridge penalty per weight.
         #[arg(long, default_value_t = 2.0)]
         lambda: f64,
@@ -215,11 +217,10 @@ pub fn run(command: TrainCommand) -> Result<(), CliError> {
         TrainCommand::Eval {
             samples: files,
             size,
-            search_weight,
-            undo_random,
+            labels,
         } => {
             check_size(size)?;
-            let all = read_all_samples(&files, size, search_weight, undo_random)?;
+            let all = read_all_samples(&files, size, labels)?;
             match size {
                 6 => print_errors::<Othello<Size6>>(&all),
                 _ => print_errors::<Othello<Size8>>(&all),
@@ -229,8 +230,7 @@ pub fn run(command: TrainCommand) -> Result<(), CliError> {
         TrainCommand::Fit {
             samples: files,
             size,
-            search_weight,
-            undo_random,
+            labels,
             lambda,
             iterations,
             smooth,
@@ -240,7 +240,7 @@ pub fn run(command: TrainCommand) -> Result<(), CliError> {
             out,
         } => {
             check_size(size)?;
-            let all = read_all_samples(&files, size, search_weight, undo_random)?;
+            let all = read_all_samples(&files, size, labels)?;
             if all.is_empty() {
                 return Err(CliError::Train("no samples to fit".into()));
             }
@@ -373,28 +373,22 @@ fn print_errors<P: Evaluate + Position<Bits = u64>>(samples: &[Sample]) {
 fn read_all_samples(
     files: &[PathBuf],
     size: usize,
-    search_weight: f64,
-    undo_random: bool,
+    labels: LabelArgs,
 ) -> Result<Vec<Sample>, CliError> {
-    if !(0.0..=1.0).contains(&search_weight) {
+    if !(0.0..=1.0).contains(&labels.search_weight) {
         return Err(CliError::Train(
             "--search-weight must be between 0 and 1".into(),
         ));
     }
     let mut all = Vec::new();
     for path in files {
-        all.extend(read_samples(path, size, search_weight, undo_random)?);
+        all.extend(read_samples(path, size, labels)?);
     }
     Ok(all)
 }
 
 /// Reads the labelled positions of a games file (replayed) or a samples file.
-fn read_samples(
-    path: &Path,
-    size: usize,
-    search_weight: f64,
-    undo_random: bool,
-) -> Result<Vec<Sample>, CliError> {
+fn read_samples(path: &Path, size: usize, labels: LabelArgs) -> Result<Vec<Sample>, CliError> {
     let bytes = std::fs::read(path).map_err(|e| CliError::File(path.to_path_buf(), e))?;
     let bad = |e: &dyn std::fmt::Display| CliError::Train(format!("{}: {e}", path.display()));
     if !records::is_games(&bytes) {
@@ -408,37 +402,42 @@ fn read_samples(
             "games of the {found}x{found} board, not {size}x{size}"
         )));
     }
-    let played = match undo_random {
-        true => Some(SelfPlay::from_header(&file.header).ok_or_else(|| {
-            bad(&"--undo-random: the header does not say how the games were played")
-        })?),
-        false => None,
-    };
+    match size {
+        6 => label_games::<Othello<Size6>>(&file, labels),
+        _ => label_games::<Othello<Size8>>(&file, labels),
+    }
+    .map_err(|e| bad(&e))
+}
+
+/// Replays the games of a games file into labelled positions.
+fn label_games<P: Position<Bits = u64>>(
+    file: &records::GamesFile,
+    labels: LabelArgs,
+) -> Result<Vec<Sample>, String> {
+    let played = labels
+        .undo_random
+        .then(|| {
+            SelfPlay::from_header(&file.header)
+                .ok_or("--undo-random: the header does not say how the games were played")
+        })
+        .transpose()?;
     let from_opening = file.header.get("openings") != Some("random");
     let mut out = Vec::new();
     for game in &file.games {
         let random_moves = match &played {
-            Some(config) => match size {
-                6 => random_moves::<Othello<Size6>>(game, config, from_opening),
-                _ => random_moves::<Othello<Size8>>(game, config, from_opening),
-            }
-            .ok_or_else(|| {
-                bad(&format!(
+            Some(config) => random_moves::<P>(game, config, from_opening).ok_or_else(|| {
+                format!(
                     "game {}: its random draws do not give its moves (played by another build?)",
                     game.index
-                ))
+                )
             })?,
             None => Vec::new(),
         };
         let labels = Labels {
-            search_weight,
+            search_weight: labels.search_weight,
             random_moves: &random_moves,
         };
-        let replayed = match size {
-            6 => game.samples::<Othello<Size6>>(&labels),
-            _ => game.samples::<Othello<Size8>>(&labels),
-        };
-        out.extend(replayed.map_err(|e| bad(&e))?);
+        out.extend(game.samples::<P>(&labels).map_err(|e| e.to_string())?);
     }
     Ok(out)
 }
