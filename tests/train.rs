@@ -19,6 +19,15 @@ fn othel(args: &[&str]) -> Output {
         .expect("the binary runs")
 }
 
+/// Asserts that a run of othel succeeded, showing its standard error if not.
+fn assert_succeeded(out: &Output) {
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
 /// Runs othel with `args`, which must fail with `message` in its standard error.
 fn refused(args: &[&str], message: &str) {
     let out = othel(args);
@@ -57,11 +66,7 @@ fn self_play_samples_fit_into_weights_that_play() {
         data_s,
     ];
     let out = othel(&gen_args);
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    assert_succeeded(&out);
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(text.starts_with("40 games, "), "{text}");
 
@@ -113,11 +118,7 @@ fn self_play_samples_fit_into_weights_that_play() {
         weights.to_str().unwrap(),
     ]);
     let text = String::from_utf8_lossy(&out.stdout);
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    assert_succeeded(&out);
     assert!(text.contains("phase  0 (empties  0- 3)"), "{text}");
     let w = Weights::from_bytes(&std::fs::read(&weights).unwrap()).unwrap();
     let model = Model::new(w).unwrap();
@@ -158,11 +159,7 @@ fn self_play_samples_fit_into_weights_that_play() {
         "--out",
         again.to_str().unwrap(),
     ]);
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    assert_succeeded(&out);
     std::fs::remove_dir_all(&dir).ok();
 }
 
@@ -234,11 +231,7 @@ fn game_records_shard_resume_and_replay_into_a_fit() {
             "--out",
         ];
         let out = othel(&[&base[..], &[out.to_str().unwrap()], extra].concat());
-        assert!(
-            out.status.success(),
-            "{}",
-            String::from_utf8_lossy(&out.stderr)
-        );
+        assert_succeeded(&out);
     };
     let whole = dir.join("whole.games");
     play(&whole, &[]);
@@ -347,11 +340,7 @@ fn game_records_shard_resume_and_replay_into_a_fit() {
         "--out",
         weights.to_str().unwrap(),
     ]);
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    assert_succeeded(&out);
     let report = String::from_utf8_lossy(&out.stdout);
     let count: usize = report.split_whitespace().next().unwrap().parse().unwrap();
     // 12 games of 6x6 from a 6-ply random opening: 26 placements after it at most, some passes.
@@ -379,11 +368,7 @@ fn game_records_shard_resume_and_replay_into_a_fit() {
         "--size",
         "6",
     ]);
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    assert_succeeded(&out);
     let table = String::from_utf8_lossy(&out.stdout);
     let all = table
         .lines()
@@ -410,11 +395,7 @@ fn game_records_shard_resume_and_replay_into_a_fit() {
         "--out",
         again.to_str().unwrap(),
     ]);
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    assert_succeeded(&out);
     refused(
         &[
             "train",
@@ -444,21 +425,13 @@ fn game_records_shard_resume_and_replay_into_a_fit() {
         "--out",
         searched.to_str().unwrap(),
     ]);
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    assert_succeeded(&out);
     assert_ne!(
         std::fs::read(&searched).unwrap(),
         std::fs::read(&weights).unwrap()
     );
     let out = othel(&["train", "eval", old.to_str().unwrap(), "--size", "6"]);
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    assert_succeeded(&out);
     assert!(
         String::from_utf8_lossy(&out.stdout)
             .lines()
@@ -490,11 +463,7 @@ fn game_records_shard_resume_and_replay_into_a_fit() {
         "6",
         "--undo-random",
     ]);
-    assert!(
-        undone.status.success(),
-        "{}",
-        String::from_utf8_lossy(&undone.stderr)
-    );
+    assert_succeeded(&undone);
     assert_ne!(plain.stdout, undone.stdout);
     let text = std::fs::read_to_string(&whole).unwrap();
     let (head, games) = text.split_once('\n').unwrap();
