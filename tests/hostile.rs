@@ -48,7 +48,7 @@ fn damaged_weights_files_are_errors_not_panics() {
         match Weights::from_bytes(&bytes) {
             // A change that still reads as weights must still lay over the patterns or say why.
             Ok(w) => {
-                let _ = Model::new(w);
+                let _ = Model::<u64>::new(w);
             }
             Err(e) => {
                 assert!(!e.to_string().is_empty());

@@ -121,7 +121,7 @@ fn self_play_samples_fit_into_weights_that_play() {
     assert_succeeded(&out);
     assert!(text.contains("phase  0 (empties  0- 3)"), "{text}");
     let w = Weights::from_bytes(&std::fs::read(&weights).unwrap()).unwrap();
-    let model = Model::new(w).unwrap();
+    let model = Model::<u64>::new(w).unwrap();
     // The fit explains its samples far better than a constant 0.
     let (mut fitted, mut zero) = (0.0, 0.0);
     for s in &more {
@@ -164,6 +164,72 @@ fn self_play_samples_fit_into_weights_that_play() {
 }
 
 #[test]
+fn larger_boards_train_from_games_files_into_weights_the_engine_uses() {
+    let dir = scratch("ten");
+    for (size, games) in [("10", 6), ("12", 2)] {
+        let data = dir.join(format!("{size}.games"));
+        let out = othel(&[
+            "train",
+            "gen",
+            "--size",
+            size,
+            "--games",
+            &games.to_string(),
+            "--depth",
+            "1",
+            "--solve",
+            "8",
+            "--hash",
+            "4",
+            "--out",
+            data.to_str().unwrap(),
+        ]);
+        assert_succeeded(&out);
+        let weights = dir.join(format!("{size}.weights"));
+        let out = othel(&[
+            "train",
+            "fit",
+            data.to_str().unwrap(),
+            "--size",
+            size,
+            "--iterations",
+            "20",
+            "--lambda",
+            "1",
+            "--out",
+            weights.to_str().unwrap(),
+        ]);
+        assert_succeeded(&out);
+        let text = String::from_utf8_lossy(&out.stdout);
+        // Phases of 8 empty squares on the larger boards.
+        assert!(text.contains("phase  1 (empties  8-15)"), "{text}");
+        let w = Weights::from_bytes(&std::fs::read(&weights).unwrap()).unwrap();
+        assert_eq!(w.size.to_string(), size);
+        assert!(w.values.iter().any(|&v| v != 0));
+        // The engine evaluates that board with them, and by the patterns' terms.
+        let mut engine = Command::new(env!("CARGO_BIN_EXE_othel"))
+            .args(["--weights", weights.to_str().unwrap(), "--book", "off"])
+            .stdin(std::process::Stdio::piped())
+            .stdout(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
+        let script = format!("setoption size={size}\nposition startpos\neval\ngo depth 3\nquit\n");
+        use std::io::Write;
+        engine
+            .stdin
+            .take()
+            .unwrap()
+            .write_all(script.as_bytes())
+            .unwrap();
+        let out = engine.wait_with_output().unwrap();
+        let text = String::from_utf8_lossy(&out.stdout);
+        assert!(text.contains("edge_patterns"), "{text}");
+        assert!(text.contains("bestmove "), "{text}");
+    }
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
 fn bad_training_input_is_an_error() {
     let dir = scratch("bad");
     let junk = dir.join("junk");
@@ -178,13 +244,27 @@ fn bad_training_input_is_an_error() {
             "train",
             "gen",
             "--size",
-            "10",
+            "14",
             "--games",
             "1",
             "--out",
             "/dev/null",
         ],
-        "6x6 and 8x8",
+        "10x10 and 12x12",
+    );
+    let wide = dir.join("ten.samples");
+    refused(
+        &[
+            "train",
+            "gen",
+            "--size",
+            "10",
+            "--games",
+            "1",
+            "--out",
+            wide.to_str().unwrap(),
+        ],
+        "up to 8x8",
     );
     let out = dir.join("x");
     let args = ["train", "gen", "--size", "6", "--games", "1"];

@@ -2,9 +2,9 @@
 
 use super::{CliError, read_transcripts};
 use crate::eval::Evaluate;
-use crate::eval::weights::supported;
+use crate::eval::weights::{phase_shift, supported};
 use crate::rules::Position;
-use crate::rules::geometry::{Size6, Size8};
+use crate::rules::geometry::{Size6, Size8, Size10, Size12};
 use crate::rules::{Move, Othello};
 use crate::search::Searcher;
 use crate::shard::Shard;
@@ -21,6 +21,31 @@ use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::mpsc;
 use std::time::Instant;
+
+/// Runs `$body` with `$P` the Othello position type of a board side with a pattern evaluation
+/// (6, 8, 10 or 12; checked before).
+macro_rules! with_trained_board {
+    ($size:expr, $P:ident => $body:expr) => {
+        match $size {
+            6 => {
+                type $P = Othello<Size6>;
+                $body
+            }
+            8 => {
+                type $P = Othello<Size8>;
+                $body
+            }
+            10 => {
+                type $P = Othello<Size10>;
+                $body
+            }
+            _ => {
+                type $P = Othello<Size12>;
+                $body
+            }
+        }
+    };
+}
 
 /// How `train eval` and `train fit` label the positions of games files before the solve point.
 #[derive(Args, Debug, Clone, Copy)]
@@ -46,7 +71,7 @@ pub enum TrainCommand {
     /// on every run; a games file that exists is resumed (the games it holds are not played
     /// again). The games are played with the built-in evaluation, or the one given by --weights.
     Gen {
-        /// The side of the (Othello) board: 6 or 8.
+        /// The side of the (Othello) board: 6, 8, 10 or 12.
         #[arg(long, default_value_t = 8)]
         size: usize,
         /// Games to play: numbers FROM to FROM+GAMES-1.
@@ -98,7 +123,7 @@ pub enum TrainCommand {
         /// Games files and samples files (games not used in the fit, for a fair figure).
         #[arg(required = true)]
         samples: Vec<PathBuf>,
-        /// The side of the (Othello) board: 6 or 8.
+        /// The side of the (Othello) board: 6, 8, 10 or 12.
         #[arg(long, default_value_t = 8)]
         size: usize,
         /// How games' positions are labelled.
@@ -111,7 +136,7 @@ pub enum TrainCommand {
         /// Games files (their games replayed into labelled positions) and samples files.
         #[arg(required = true)]
         samples: Vec<PathBuf>,
-        /// The side of the (Othello) board: 6 or 8.
+        /// The side of the (Othello) board: 6, 8, 10 or 12.
         #[arg(long, default_value_t = 8)]
         size: usize,
         /// How games' positions are labelled.
@@ -209,10 +234,7 @@ pub fn run(command: TrainCommand) -> Result<(), CliError> {
                 out,
                 size,
             };
-            match size {
-                6 => generate::<Othello<Size6>>(&job),
-                _ => generate::<Othello<Size8>>(&job),
-            }
+            with_trained_board!(size, P => generate::<P>(&job))
         }
         TrainCommand::Eval {
             samples: files,
@@ -220,11 +242,10 @@ pub fn run(command: TrainCommand) -> Result<(), CliError> {
             labels,
         } => {
             check_size(size)?;
-            let all = read_all_samples(&files, size, labels)?;
-            match size {
-                6 => print_errors::<Othello<Size6>>(&all),
-                _ => print_errors::<Othello<Size8>>(&all),
-            }
+            with_trained_board!(size, P => {
+                let all = read_all_samples::<P>(&files, labels)?;
+                print_errors::<P>(&all);
+            });
             Ok(())
         }
         TrainCommand::Fit {
@@ -240,11 +261,6 @@ pub fn run(command: TrainCommand) -> Result<(), CliError> {
             out,
         } => {
             check_size(size)?;
-            let all = read_all_samples(&files, size, labels)?;
-            if all.is_empty() {
-                return Err(CliError::Train("no samples to fit".into()));
-            }
-            println!("{} samples", all.len());
             if !(0.0..=1.0).contains(&smooth) {
                 return Err(CliError::Train("--smooth must be between 0 and 1".into()));
             }
@@ -277,7 +293,7 @@ pub fn run(command: TrainCommand) -> Result<(), CliError> {
                 holdout,
                 min_samples,
             };
-            let started = Instant::now();
+            let width = 1 << phase_shift(size);
             let print = |r: &crate::train::fit::PhaseReport| {
                 let borrowed = if r.source == r.phase {
                     String::new()
@@ -287,8 +303,8 @@ pub fn run(command: TrainCommand) -> Result<(), CliError> {
                 println!(
                     "phase {:2} (empties {:2}-{:2}): {:8} fitted, rmse {:5.2}; {:7} held out, rmse {:5.2} (predicting 0: {:5.2}){borrowed}",
                     r.phase,
-                    r.phase * 4,
-                    r.phase * 4 + 3,
+                    r.phase * width,
+                    r.phase * width + width - 1,
                     r.train,
                     r.train_rmse,
                     r.held_out,
@@ -296,11 +312,18 @@ pub fn run(command: TrainCommand) -> Result<(), CliError> {
                     r.zero_rmse
                 )
             };
-            let weights = match size {
-                6 => fit::<Othello<Size6>>(&all, &options, print),
-                _ => fit::<Othello<Size8>>(&all, &options, print),
-            }
-            .map_err(|e| CliError::Train(e.to_string()))?;
+            let weights = with_trained_board!(size, P => {
+                let all = read_all_samples::<P>(&files, labels)?;
+                if all.is_empty() {
+                    return Err(CliError::Train("no samples to fit".into()));
+                }
+                println!("{} samples", all.len());
+                let started = Instant::now();
+                let weights = fit::<P>(&all, &options, print)
+                    .map_err(|e| CliError::Train(e.to_string()))?;
+                (weights, started)
+            });
+            let (weights, started) = weights;
             std::fs::write(&out, weights.to_bytes()).map_err(|e| CliError::File(out.clone(), e))?;
             println!(
                 "wrote {} ({} bytes) in {:.1} s",
@@ -318,13 +341,13 @@ fn check_size(size: usize) -> Result<(), CliError> {
         Ok(())
     } else {
         Err(CliError::Train(format!(
-            "the pattern evaluation is for 6x6 and 8x8 Othello, not {size}x{size}"
+            "the pattern evaluation is for 6x6, 8x8, 10x10 and 12x12 Othello, not {size}x{size}"
         )))
     }
 }
 
-/// Prints the static evaluation's error against the samples' labels, by phase (4 empties).
-fn print_errors<P: Evaluate + Position<Bits = u64>>(samples: &[Sample]) {
+/// Prints the static evaluation's error against the samples' labels, by 4 empties.
+fn print_errors<P: Evaluate>(samples: &[Sample<P::Bits>]) {
     let squares = P::start().size().pow(2);
     // Per phase: count, sum of |error|, sum of error², sum of error (discs).
     let mut sums = vec![(0usize, 0.0f64, 0.0f64, 0.0f64); squares / 4 + 1];
@@ -370,11 +393,10 @@ fn print_errors<P: Evaluate + Position<Bits = u64>>(samples: &[Sample]) {
 }
 
 /// The labelled positions of every file, in order.
-fn read_all_samples(
+fn read_all_samples<P: Position>(
     files: &[PathBuf],
-    size: usize,
     labels: LabelArgs,
-) -> Result<Vec<Sample>, CliError> {
+) -> Result<Vec<Sample<P::Bits>>, CliError> {
     if !(0.0..=1.0).contains(&labels.search_weight) {
         return Err(CliError::Train(
             "--search-weight must be between 0 and 1".into(),
@@ -382,17 +404,22 @@ fn read_all_samples(
     }
     let mut all = Vec::new();
     for path in files {
-        all.extend(read_samples(path, size, labels)?);
+        all.extend(read_samples::<P>(path, labels)?);
     }
     Ok(all)
 }
 
 /// Reads the labelled positions of a games file (replayed) or a samples file.
-fn read_samples(path: &Path, size: usize, labels: LabelArgs) -> Result<Vec<Sample>, CliError> {
+fn read_samples<P: Position>(
+    path: &Path,
+    labels: LabelArgs,
+) -> Result<Vec<Sample<P::Bits>>, CliError> {
+    let size = P::start().size();
     let bytes = std::fs::read(path).map_err(|e| CliError::File(path.to_path_buf(), e))?;
     let bad = |e: &dyn std::fmt::Display| CliError::Train(format!("{}: {e}", path.display()));
     if !records::is_games(&bytes) {
-        return samples::read(bytes.as_slice(), size).map_err(|e| bad(&e));
+        let read = samples::read(bytes.as_slice(), size).map_err(|e| bad(&e))?;
+        return Ok(read.iter().map(Sample::widen).collect());
     }
     let text = String::from_utf8(bytes).map_err(|e| bad(&e))?;
     let file = records::read(&text).map_err(|e| bad(&e))?;
@@ -402,18 +429,14 @@ fn read_samples(path: &Path, size: usize, labels: LabelArgs) -> Result<Vec<Sampl
             "games of the {found}x{found} board, not {size}x{size}"
         )));
     }
-    match size {
-        6 => label_games::<Othello<Size6>>(&file, labels),
-        _ => label_games::<Othello<Size8>>(&file, labels),
-    }
-    .map_err(|e| bad(&e))
+    label_games::<P>(&file, labels).map_err(|e| bad(&e))
 }
 
 /// Replays the games of a games file into labelled positions.
-fn label_games<P: Position<Bits = u64>>(
+fn label_games<P: Position>(
     file: &records::GamesFile,
     labels: LabelArgs,
-) -> Result<Vec<Sample>, String> {
+) -> Result<Vec<Sample<P::Bits>>, String> {
     let played = labels
         .undo_random
         .then(|| {
@@ -470,6 +493,11 @@ fn open_output(job: &GenJob) -> Result<(Sink, std::fs::File, HashSet<u64>), CliE
     };
     let file_error = |e| CliError::File(job.out.clone(), e);
     let bad = |e: &dyn std::fmt::Display| CliError::Train(format!("{}: {e}", job.out.display()));
+    if matches!(sink, Sink::Samples) && job.size > 8 {
+        return Err(bad(
+            &"samples files hold boards up to 8x8: write a games file",
+        ));
+    }
     let existing = match std::fs::read(&job.out) {
         Ok(bytes) => Some(bytes),
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => None,
@@ -513,7 +541,7 @@ fn open_output(job: &GenJob) -> Result<(Sink, std::fs::File, HashSet<u64>), CliE
     Ok((sink, file, done))
 }
 
-fn generate<P: Evaluate + Position<Bits = u64>>(job: &GenJob) -> Result<(), CliError> {
+fn generate<P: Evaluate>(job: &GenJob) -> Result<(), CliError> {
     let (sink, mut file, done) = open_output(job)?;
     let todo: Vec<u64> = (job.first..job.first.saturating_add(job.games))
         .filter(|&i| job.shard.owns(i) && !done.contains(&i))
@@ -574,7 +602,10 @@ fn generate<P: Evaluate + Position<Bits = u64>>(job: &GenJob) -> Result<(), CliE
             played += 1;
             let written = match sink {
                 Sink::Games => file.write_all(record.to_line(job.header.version).as_bytes()),
-                Sink::Samples => samples::write_records(&mut file, &labelled),
+                Sink::Samples => {
+                    let narrow: Vec<Sample> = labelled.iter().filter_map(Sample::narrow).collect();
+                    samples::write_records(&mut file, &narrow)
+                }
             };
             if write_error.is_none()
                 && let Err(e) = written

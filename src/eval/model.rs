@@ -2,14 +2,17 @@
 //! ready to score positions. The shipped weights are embedded in the binary; a weights file can be
 //! installed instead before the first evaluation (for training the next generation).
 
-use super::patterns::{Group, Instance, extract, instances, patterns, pow3};
-use super::weights::{SCALARS, Weights, WeightsError, layout, phase_of};
+use super::patterns::{Group, Instance, instances, patterns, pow3};
+use super::weights::{SCALARS, Weights, WeightsError, layout, phase_of, phase_shift};
+use crate::rules::Bits;
+use crate::rules::bits::{Wide, from_squares};
+use std::any::Any;
 use std::sync::OnceLock;
 
 /// One placed pattern, flattened for the evaluation loop.
 #[derive(Clone, Copy, Debug)]
-struct Placed {
-    mask: u64,
+struct Placed<B> {
+    mask: B,
     /// Start of its bits-to-base-3 table in [`Model::ternary`].
     table: u32,
     /// Start of its pattern's weights within a phase.
@@ -17,13 +20,14 @@ struct Placed {
     group: u8,
 }
 
-/// A board size's patterns and trained weights.
+/// A board size's patterns and trained weights, over the bit sets `B` of that board.
 #[derive(Debug)]
-pub struct Model {
+pub struct Model<B> {
     size: usize,
     phases: usize,
+    phase_shift: u32,
     stride: usize,
-    placed: Vec<Placed>,
+    placed: Vec<Placed<B>>,
     ternary: Vec<u16>,
     values: Vec<i16>,
 }
@@ -43,9 +47,12 @@ pub fn scalars(my_moves: u32, their_moves: u32) -> [i32; SCALARS] {
     [my_moves as i32, their_moves as i32, 1]
 }
 
-impl Model {
+impl<B: Bits> Model<B> {
     /// Lays `weights` over the patterns of their board.
-    pub fn new(weights: Weights) -> Result<Model, WeightsError> {
+    pub fn new(weights: Weights) -> Result<Model<B>, WeightsError> {
+        if weights.size * weights.size > B::CAPACITY {
+            return Err(WeightsError::UnsupportedSize(weights.size));
+        }
         let list = patterns(weights.size);
         let (offsets, stride) = layout(&list);
         if weights.stride() != stride || weights.values.len() != stride * weights.phases {
@@ -59,7 +66,7 @@ impl Model {
         let mut placed = Vec::new();
         for Instance {
             pattern,
-            mask,
+            squares,
             ternary: table,
         } in instances(weights.size, &list)
         {
@@ -73,7 +80,7 @@ impl Model {
                 .position(|g| *g == list[pattern].group)
                 .unwrap_or(0);
             placed.push(Placed {
-                mask,
+                mask: from_squares(squares),
                 table: start as u32,
                 offset: offsets[pattern] as u32,
                 group: group as u8,
@@ -83,6 +90,7 @@ impl Model {
         Ok(Model {
             size: weights.size,
             phases: weights.phases,
+            phase_shift: phase_shift(weights.size),
             stride,
             placed,
             ternary,
@@ -102,13 +110,7 @@ impl Model {
     }
 
     /// The features of a position (`player` to move).
-    pub fn features(
-        &self,
-        player: u64,
-        opponent: u64,
-        my_moves: u32,
-        their_moves: u32,
-    ) -> Features {
+    pub fn features(&self, player: B, opponent: B, my_moves: u32, their_moves: u32) -> Features {
         Features {
             indices: self
                 .placed
@@ -120,15 +122,14 @@ impl Model {
     }
 
     #[inline(always)]
-    fn index(&self, p: &Placed, player: u64, opponent: u64) -> u32 {
+    fn index(&self, p: &Placed<B>, player: B, opponent: B) -> u32 {
         let t = &self.ternary[p.table as usize..];
-        t[extract(player, p.mask) as usize] as u32
-            + 2 * t[extract(opponent, p.mask) as usize] as u32
+        t[player.gather(p.mask) as usize] as u32 + 2 * t[opponent.gather(p.mask) as usize] as u32
     }
 
     #[inline(always)]
     fn phase_values(&self, empties: u32) -> &[i16] {
-        let phase = phase_of(empties as usize, self.phases);
+        let phase = phase_of(empties as usize, self.phase_shift, self.phases);
         &self.values[phase * self.stride..(phase + 1) * self.stride]
     }
 
@@ -152,8 +153,8 @@ impl Model {
     #[inline]
     pub fn evaluate(
         &self,
-        player: u64,
-        opponent: u64,
+        player: B,
+        opponent: B,
         empties: u32,
         my_moves: u32,
         their_moves: u32,
@@ -171,8 +172,8 @@ impl Model {
             // `stride` values of `w` from `p.offset`. Unchecked, an evaluation took 22% less time.
             unsafe {
                 let t = ternary.add(p.table as usize);
-                let index = *t.add(extract(player, p.mask) as usize) as usize
-                    + 2 * *t.add(extract(opponent, p.mask) as usize) as usize;
+                let index = *t.add(player.gather(p.mask) as usize) as usize
+                    + 2 * *t.add(opponent.gather(p.mask) as usize) as usize;
                 sum += *w.get_unchecked(p.offset as usize + index) as i32;
             }
         }
@@ -189,8 +190,8 @@ impl Model {
     /// [`Model::evaluate`]).
     pub fn parts(
         &self,
-        player: u64,
-        opponent: u64,
+        player: B,
+        opponent: B,
         empties: u32,
         my_moves: u32,
         their_moves: u32,
@@ -214,10 +215,14 @@ impl Model {
 /// worth a distinct power of 3 below 3^n and every entry is the sum of its bits' worths (so two
 /// disjoint sets of bits give `t[a] + 2·t[b]` < 3^n); and its 3^n weights end before the
 /// scalars of a phase of `stride` values.
-fn check_layout(placed: &[Placed], ternary: &[u16], stride: usize) -> Result<(), WeightsError> {
+fn check_layout<B: Bits>(
+    placed: &[Placed<B>],
+    ternary: &[u16],
+    stride: usize,
+) -> Result<(), WeightsError> {
     let bad = || WeightsError::Corrupt("pattern layout");
     for p in placed {
-        let n = p.mask.count_ones() as usize;
+        let n = p.mask.count() as usize;
         let start = p.table as usize;
         let t = ternary.get(start..start + (1 << n)).ok_or_else(bad)?;
         let worth: Vec<usize> = (0..n).map(|j| t[1 << j] as usize).collect();
@@ -254,21 +259,30 @@ pub fn embedded_weights(size: usize) -> Option<Weights> {
     Weights::from_bytes(embedded(size)?).ok()
 }
 
-static MODEL_6: OnceLock<Option<Model>> = OnceLock::new();
-static MODEL_8: OnceLock<Option<Model>> = OnceLock::new();
+static MODEL_6: OnceLock<Option<Model<u64>>> = OnceLock::new();
+static MODEL_8: OnceLock<Option<Model<u64>>> = OnceLock::new();
+static MODEL_10: OnceLock<Option<Model<u128>>> = OnceLock::new();
+static MODEL_12: OnceLock<Option<Model<Wide<3>>>> = OnceLock::new();
 
-fn slot(size: usize) -> Option<&'static OnceLock<Option<Model>>> {
-    match size {
-        6 => Some(&MODEL_6),
-        8 => Some(&MODEL_8),
-        _ => None,
-    }
+/// The model slot of a board side, if its bit sets are `B` (each size's slot has its board's
+/// type; asked with another, there is none). Inlined with a constant size, the match and the
+/// type check fold away.
+#[inline(always)]
+fn slot<B: Bits>(size: usize) -> Option<&'static OnceLock<Option<Model<B>>>> {
+    let any: &'static dyn Any = match size {
+        6 => &MODEL_6,
+        8 => &MODEL_8,
+        10 => &MODEL_10,
+        12 => &MODEL_12,
+        _ => return None,
+    };
+    any.downcast_ref()
 }
 
-/// The pattern evaluation of a board side, when it has trained weights.
+/// The pattern evaluation of a board side whose bit sets are `B`, when it has trained weights.
 #[inline]
-pub fn model(size: usize) -> Option<&'static Model> {
-    slot(size)?
+pub fn model<B: Bits>(size: usize) -> Option<&'static Model<B>> {
+    slot::<B>(size)?
         .get_or_init(|| {
             let bytes = embedded(size)?;
             match Weights::from_bytes(bytes).and_then(Model::new) {
@@ -304,6 +318,15 @@ impl std::fmt::Display for InstallError {
 
 impl std::error::Error for InstallError {}
 
+/// Puts `weights` in their size's slot, whose bit sets are `B`.
+fn install_in<B: Bits>(weights: Weights) -> Result<(), InstallError> {
+    let size = weights.size;
+    let slot = slot::<B>(size).ok_or(InstallError::Weights(WeightsError::UnsupportedSize(size)))?;
+    let model = Model::new(weights).map_err(InstallError::Weights)?;
+    slot.set(Some(model))
+        .map_err(|_| InstallError::AlreadyInUse(size))
+}
+
 /// The FNV-1a hash of the weights file installed by [`install`], by board side.
 static INSTALLED: std::sync::Mutex<Vec<(usize, u32)>> = std::sync::Mutex::new(Vec::new());
 
@@ -331,10 +354,12 @@ pub fn weights_id(size: usize) -> String {
 pub fn install(weights: Weights) -> Result<(), InstallError> {
     let size = weights.size;
     let hash = fnv1a(&weights.to_bytes());
-    let model = Model::new(weights).map_err(InstallError::Weights)?;
-    let slot = slot(size).ok_or(InstallError::Weights(WeightsError::UnsupportedSize(size)))?;
-    slot.set(Some(model))
-        .map_err(|_| InstallError::AlreadyInUse(size))?;
+    match size {
+        6 | 8 => install_in::<u64>(weights)?,
+        10 => install_in::<u128>(weights)?,
+        12 => install_in::<Wide<3>>(weights)?,
+        _ => return Err(InstallError::Weights(WeightsError::UnsupportedSize(size))),
+    }
     if let Ok(mut list) = INSTALLED.lock() {
         list.push((size, hash));
     }
@@ -365,29 +390,29 @@ mod tests {
     }
 
     /// The evaluation by its definition: walk each placed pattern's squares in the pattern's order.
-    fn by_definition(
+    fn by_definition<B: Bits>(
         w: &Weights,
-        player: u64,
-        opponent: u64,
+        player: B,
+        opponent: B,
         my_moves: u32,
         their_moves: u32,
     ) -> i32 {
         let n = w.size;
         let list = patterns(n);
         let (offsets, stride) = layout(&list);
-        let empties = n * n - (player | opponent).count_ones() as usize;
-        let phase = phase_of(empties, phase_count(n));
+        let empties = n * n - (player | opponent).count() as usize;
+        let phase = (empties / if n <= 8 { 4 } else { 8 }).min(phase_count(n) - 1);
         let values = &w.values[phase * stride..(phase + 1) * stride];
         let mut sum = 0;
         for (p, pattern) in list.iter().enumerate() {
-            for (squares, _) in placements(n, pattern) {
+            for squares in placements(n, pattern) {
                 let index: usize = squares
                     .iter()
                     .enumerate()
                     .map(|(k, &s)| {
-                        let digit = if player >> s & 1 == 1 {
+                        let digit = if player.has(s) {
                             1
-                        } else if opponent >> s & 1 == 1 {
+                        } else if opponent.has(s) {
                             2
                         } else {
                             0
@@ -404,39 +429,60 @@ mod tests {
             + values[base + 2] as i32
     }
 
-    #[test]
-    fn the_fast_evaluation_follows_the_definition() {
-        for size in [6, 8] {
-            let w = distinct(size);
-            let model = Model::new(w.clone()).unwrap();
-            let all = if size == 8 {
-                u64::MAX
-            } else {
-                (1u64 << 36) - 1
-            };
-            let mut x = 12345;
-            for _ in 0..300 {
-                let occupied = xorshift(&mut x) & xorshift(&mut x) & all | xorshift(&mut x) & all;
-                let player = occupied & xorshift(&mut x);
-                let opponent = occupied & !player;
-                let empties = size as u32 * size as u32 - occupied.count_ones();
-                let (m, t) = (xorshift(&mut x) as u32 % 20, xorshift(&mut x) as u32 % 20);
-                let expected = by_definition(&w, player, opponent, m, t);
-                assert_eq!(model.evaluate(player, opponent, empties, m, t), expected);
-                assert_eq!(
-                    model
-                        .parts(player, opponent, empties, m, t)
-                        .iter()
-                        .sum::<i32>(),
-                    expected
-                );
+    fn follows_the_definition<B: Bits>(size: usize) {
+        let w = distinct(size);
+        let model = Model::<B>::new(w.clone()).unwrap();
+        let mut x = 12345;
+        for _ in 0..300 {
+            // Random discs, sparse or dense.
+            let dense = xorshift(&mut x).is_multiple_of(2);
+            let (mut player, mut opponent) = (B::ZERO, B::ZERO);
+            for sq in 0..size * size {
+                let r = xorshift(&mut x) % 4;
+                if r == 0 || (dense && r == 1) {
+                    player |= B::bit(sq);
+                } else if r == 2 || (dense && r == 3) {
+                    opponent |= B::bit(sq);
+                }
             }
+            let empties = size as u32 * size as u32 - (player | opponent).count();
+            let (m, t) = (xorshift(&mut x) as u32 % 20, xorshift(&mut x) as u32 % 20);
+            let expected = by_definition(&w, player, opponent, m, t);
+            assert_eq!(model.evaluate(player, opponent, empties, m, t), expected);
+            assert_eq!(
+                model
+                    .parts(player, opponent, empties, m, t)
+                    .iter()
+                    .sum::<i32>(),
+                expected
+            );
         }
     }
 
     #[test]
+    fn the_fast_evaluation_follows_the_definition() {
+        follows_the_definition::<u64>(6);
+        follows_the_definition::<u64>(8);
+        follows_the_definition::<u128>(10);
+        follows_the_definition::<Wide<3>>(12);
+    }
+
+    #[test]
+    fn a_model_needs_bit_sets_that_hold_its_board() {
+        assert!(matches!(
+            Model::<u64>::new(Weights::zero(10).unwrap()),
+            Err(WeightsError::UnsupportedSize(10))
+        ));
+        // Each size's slot has its board's bit sets.
+        assert!(slot::<u64>(8).is_some());
+        assert!(slot::<u128>(8).is_none());
+        assert!(slot::<u128>(10).is_some());
+        assert!(slot::<Wide<3>>(12).is_some());
+    }
+
+    #[test]
     fn the_layout_check_refuses_tables_the_unchecked_loop_could_overrun() {
-        let model = Model::new(distinct(8)).unwrap();
+        let model = Model::<u64>::new(distinct(8)).unwrap();
         let (placed, stride) = (&model.placed, model.stride);
         assert!(check_layout(placed, &model.ternary, stride).is_ok());
         // A table cut short, an entry that is not the sum of its bits' worths, a worth repeated,

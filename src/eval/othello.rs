@@ -68,10 +68,10 @@ fn edge_stable<G: Geometry>(discs: G::Bits) -> u32 {
     stable.count()
 }
 
-/// The trained evaluation of the board `G`, if it has weights (boards of up to 8×8 only).
+/// The trained evaluation of the board `G`, if it has weights.
 #[inline(always)]
-fn trained<G: Geometry>() -> Option<&'static Model> {
-    if G::SIZE <= 8 { model(G::SIZE) } else { None }
+fn trained<G: Geometry>() -> Option<&'static Model<G::Bits>> {
+    model::<G::Bits>(G::SIZE)
 }
 
 /// What the trained evaluation's terms are called.
@@ -87,10 +87,10 @@ const TRAINED_TERMS: [&str; 6] = [
 impl<G: OthelloGeometry> Othello<G> {
     /// The inputs of the trained evaluation: both sides' discs and mobilities, and the empties.
     #[inline(always)]
-    fn model_inputs(&self) -> (u64, u64, u32, u32, u32) {
+    fn model_inputs(&self) -> (G::Bits, G::Bits, u32, u32, u32) {
         (
-            self.player().low64(),
-            self.opponent().low64(),
+            self.player(),
+            self.opponent(),
             self.empty_count(),
             self.placements().count(),
             self.opponent_placements().count(),
@@ -196,9 +196,10 @@ impl<G: OthelloGeometry> Evaluate for Othello<G> {
         }
     }
 
-    /// The trained evaluations (8×8, and 6×6 whose scores are smaller).
+    /// The trained evaluations of 8×8, and of 6×6 whose scores are smaller (not of the larger
+    /// boards, whose errors were never measured).
     fn probcut_calibrated() -> bool {
-        trained::<G>().is_some()
+        G::SIZE <= 8 && trained::<G>().is_some()
     }
 
     #[inline]

@@ -50,13 +50,22 @@ impl Group {
     }
 }
 
-/// The patterns of an n×n board (n even, 6 ≤ n ≤ 8: boards whose bits fit a `u64`).
+/// The most squares a pattern has: the fit keeps an index within a pattern's table in 16 bits.
+pub const MAX_SQUARES: usize = 10;
+
+/// The patterns of an n×n board (n even, 6 ≤ n ≤ 12). Up to 8×8 the edge pattern is the whole
+/// edge with its two X-squares and the lines and diagonals are whole; on larger boards every
+/// pattern is cut to its first [`MAX_SQUARES`] squares from the corner or edge it starts at (a
+/// window its 8 placements put at each end), and diagonals longer than that are left out.
 pub fn patterns(n: usize) -> Vec<Pattern> {
+    let window = n.min(MAX_SQUARES);
     let mut list = Vec::new();
-    let mut edge: Vec<_> = (0..n).map(|c| (0, c)).collect();
-    edge.extend([(1, 1), (1, n - 2)]);
+    let mut edge: Vec<_> = (0..window).map(|c| (0, c)).collect();
+    if n <= 8 {
+        edge.extend([(1, 1), (1, n - 2)]);
+    }
     list.push(Pattern {
-        name: "edge+2x",
+        name: if n <= 8 { "edge+2x" } else { "edge" },
         group: Group::Edges,
         squares: edge,
     });
@@ -70,24 +79,26 @@ pub fn patterns(n: usize) -> Vec<Pattern> {
         group: Group::Corners,
         squares: (0..2).flat_map(|r| (0..5).map(move |c| (r, c))).collect(),
     });
-    const LINE_NAMES: [&str; 3] = ["row 2", "row 3", "row 4"];
+    const LINE_NAMES: [&str; 5] = ["row 2", "row 3", "row 4", "row 5", "row 6"];
     for (row, name) in (1..n / 2).zip(LINE_NAMES) {
         list.push(Pattern {
             name,
             group: Group::Lines,
-            squares: (0..n).map(|c| (row, c)).collect(),
+            squares: (0..window).map(|c| (row, c)).collect(),
         });
     }
-    const DIAGONAL_NAMES: [&str; 5] = [
-        "diagonal 8",
-        "diagonal 7",
-        "diagonal 6",
-        "diagonal 5",
+    const DIAGONAL_NAMES: [&str; 7] = [
         "diagonal 4",
+        "diagonal 5",
+        "diagonal 6",
+        "diagonal 7",
+        "diagonal 8",
+        "diagonal 9",
+        "diagonal 10",
     ];
-    for (len, name) in (4..=n).rev().zip(&DIAGONAL_NAMES[8 - n..]) {
+    for len in (4..=window).rev() {
         list.push(Pattern {
-            name,
+            name: DIAGONAL_NAMES[len - 4],
             group: Group::Diagonals,
             squares: (0..len).map(|i| (i, i + n - len)).collect(),
         });
@@ -100,10 +111,10 @@ pub fn patterns(n: usize) -> Vec<Pattern> {
 pub struct Instance {
     /// The pattern's number in [`patterns`].
     pub pattern: usize,
-    /// Its squares as a bit mask.
-    pub mask: u64,
-    /// From the mask's bits in ascending square order (as a bit extraction yields them) to their
-    /// base-3 value in the pattern's own order.
+    /// Its squares (indices), ascending: the order a bit extraction yields them in.
+    pub squares: Vec<usize>,
+    /// From the squares' bits in ascending order to their base-3 value in the pattern's own
+    /// order.
     pub ternary: Vec<u16>,
 }
 
@@ -119,10 +130,11 @@ pub const fn pow3(k: usize) -> usize {
 }
 
 /// The distinct placements of `pattern` on the n×n board under the 8 symmetries: each as its
-/// squares (indices) in the pattern's order, with their mask. Images covering the same squares
-/// as an earlier one are left out.
-pub fn placements(n: usize, pattern: &Pattern) -> Vec<(Vec<usize>, u64)> {
-    let mut out: Vec<(Vec<usize>, u64)> = Vec::new();
+/// squares (indices) in the pattern's order. Images covering the same squares as an earlier one
+/// are left out.
+pub fn placements(n: usize, pattern: &Pattern) -> Vec<Vec<usize>> {
+    let mut out: Vec<Vec<usize>> = Vec::new();
+    let mut seen: Vec<Vec<usize>> = Vec::new();
     for sym in Symmetry::all() {
         let placed: Vec<usize> = pattern
             .squares
@@ -132,9 +144,11 @@ pub fn placements(n: usize, pattern: &Pattern) -> Vec<(Vec<usize>, u64)> {
                 r * n + c
             })
             .collect();
-        let mask = placed.iter().fold(0u64, |m, &sq| m | 1 << sq);
-        if out.iter().all(|(_, seen)| *seen != mask) {
-            out.push((placed, mask));
+        let mut set = placed.clone();
+        set.sort_unstable();
+        if !seen.contains(&set) {
+            seen.push(set);
+            out.push(placed);
         }
     }
     out
@@ -144,7 +158,7 @@ pub fn placements(n: usize, pattern: &Pattern) -> Vec<(Vec<usize>, u64)> {
 pub fn instances(n: usize, patterns: &[Pattern]) -> Vec<Instance> {
     let mut out = Vec::new();
     for (index, pattern) in patterns.iter().enumerate() {
-        for (placed, mask) in placements(n, pattern) {
+        for placed in placements(n, pattern) {
             // The j-th set bit of the mask is square `ascending[j]`; its digit is its place in
             // the pattern's order.
             let mut ascending = placed.clone();
@@ -163,7 +177,7 @@ pub fn instances(n: usize, patterns: &[Pattern]) -> Vec<Instance> {
                 .collect();
             out.push(Instance {
                 pattern: index,
-                mask,
+                squares: ascending,
                 ternary,
             });
         }
@@ -205,50 +219,9 @@ pub fn canonical_indices(n: usize, pattern: &Pattern) -> Vec<u32> {
         .collect()
 }
 
-/// Gathers the bits of `bits` under `mask` into the low bits, in ascending order.
-#[inline(always)]
-pub fn extract(bits: u64, mask: u64) -> u64 {
-    #[cfg(all(target_arch = "x86_64", target_feature = "bmi2"))]
-    {
-        // SAFETY: the bmi2 target feature is enabled at compile time.
-        unsafe { core::arch::x86_64::_pext_u64(bits, mask) }
-    }
-    #[cfg(not(all(target_arch = "x86_64", target_feature = "bmi2")))]
-    {
-        extract_portable(bits, mask)
-    }
-}
-
-/// The portable twin of [`extract`].
-pub fn extract_portable(bits: u64, mut mask: u64) -> u64 {
-    let mut out = 0;
-    let mut k = 0;
-    while mask != 0 {
-        let low = mask & mask.wrapping_neg();
-        if bits & low != 0 {
-            out |= 1 << k;
-        }
-        k += 1;
-        mask ^= low;
-    }
-    out
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn the_fast_extraction_agrees_with_the_portable_one() {
-        let mut x = 0x9E37_79B9_7F4A_7C15u64;
-        for _ in 0..1000 {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
-            let mask = x.rotate_left(17) & x.rotate_right(5);
-            assert_eq!(extract(x, mask), extract_portable(x, mask));
-        }
-    }
 
     #[test]
     fn instances_cover_each_placement_once() {
@@ -264,10 +237,22 @@ mod tests {
         // edge, 3x3, 2x5, rows 2-4, diagonals 8..4
         assert_eq!(counts, vec![4, 4, 8, 4, 4, 4, 2, 4, 4, 4, 4]);
         assert_eq!(patterns(6).len(), 3 + 2 + 3);
-        // The fit keeps an index within a pattern's table in 16 bits.
-        for n in [6, 8] {
+        // 10x10: edge, 3x3, 2x5, rows 2-5, diagonals 10..4; 12x12: rows 2-6, the same diagonals.
+        assert_eq!(patterns(10).len(), 3 + 4 + 7);
+        assert_eq!(patterns(12).len(), 3 + 5 + 7);
+        // The fit keeps an index within a pattern's table in 16 bits; every square is on the
+        // board.
+        for n in [6, 8, 10, 12] {
             assert!(patterns(n).iter().all(|p| pow3(p.squares.len()) <= 1 << 16));
+            assert!(
+                patterns(n)
+                    .iter()
+                    .all(|p| p.squares.iter().all(|&(r, c)| r < n && c < n))
+            );
         }
+        // A window placed at both ends of a 12x12 edge: 8 placements.
+        let edge = &patterns(12)[0];
+        assert_eq!(placements(12, edge).len(), 8);
     }
 
     #[test]

@@ -66,18 +66,24 @@ pub struct Weights {
 
 /// The board sides the pattern evaluation supports.
 pub fn supported(size: usize) -> bool {
-    size == 6 || size == 8
+    matches!(size, 6 | 8 | 10 | 12)
 }
 
-/// Phases of a board of side `size`: one per 4 empty squares.
+/// A phase of a board of side `size` spans 2^shift empty counts: 4 up to 8×8, 8 on the larger
+/// boards (whose games are longer and whose data is scarcer).
+pub fn phase_shift(size: usize) -> u32 {
+    if size <= 8 { 2 } else { 3 }
+}
+
+/// Phases of a board of side `size`.
 pub fn phase_count(size: usize) -> usize {
-    (size * size - 4) / 4 + 1
+    ((size * size - 4) >> phase_shift(size)) + 1
 }
 
-/// The phase of a position with `empties` empty squares.
+/// The phase of a position with `empties` empty squares (`shift` and `phases` of its board).
 #[inline(always)]
-pub fn phase_of(empties: usize, phases: usize) -> usize {
-    (empties / 4).min(phases - 1)
+pub fn phase_of(empties: usize, shift: u32, phases: usize) -> usize {
+    (empties >> shift).min(phases - 1)
 }
 
 /// Where each pattern's table starts in a phase, and the values per phase (the scalars last).
@@ -243,6 +249,26 @@ mod tests {
             bytes.len()
         );
         assert_eq!(Weights::from_bytes(&bytes), Ok(zero));
+        for size in [10, 12] {
+            let mut w = Weights::zero(size).unwrap();
+            assert_eq!(w.phases, phase_count(size));
+            let last = w.values.len() - 1;
+            w.values[last] = -7;
+            assert_eq!(Weights::from_bytes(&w.to_bytes()), Ok(w));
+        }
+    }
+
+    #[test]
+    fn phases_cover_every_empty_count() {
+        for size in [6, 8, 10, 12] {
+            let (shift, phases) = (phase_shift(size), phase_count(size));
+            let used: std::collections::BTreeSet<usize> = (0..=size * size - 4)
+                .map(|e| phase_of(e, shift, phases))
+                .collect();
+            assert_eq!(used, (0..phases).collect());
+        }
+        assert_eq!(phase_count(8), 16);
+        assert_eq!(phase_count(10), 13);
     }
 
     #[test]
@@ -264,10 +290,10 @@ mod tests {
             Err(WeightsError::Corrupt(_))
         ));
         let mut other_size = bytes.clone();
-        other_size[8] = 10;
+        other_size[8] = 14;
         assert_eq!(
             Weights::from_bytes(&other_size),
-            Err(WeightsError::UnsupportedSize(10))
+            Err(WeightsError::UnsupportedSize(14))
         );
         let mut shape = bytes;
         shape[10] ^= 1;

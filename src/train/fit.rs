@@ -6,8 +6,8 @@ use super::samples::Sample;
 use crate::eval::DISC;
 use crate::eval::model::Model;
 use crate::eval::patterns::{canonical_indices, patterns};
-use crate::eval::weights::{SCALARS, Weights, WeightsError, layout, phase_of};
-use crate::rules::Position;
+use crate::eval::weights::{SCALARS, Weights, WeightsError, layout, phase_of, phase_shift};
+use crate::rules::{Bits, Position};
 use rayon::prelude::*;
 
 /// How the fit runs.
@@ -152,20 +152,25 @@ fn rmse(errors: impl Iterator<Item = f64>) -> f64 {
     if n == 0 { 0.0 } else { (sum / n as f64).sqrt() }
 }
 
-fn is_held_out(s: &Sample, holdout: u64) -> bool {
-    holdout > 0
-        && crate::rules::bits::mix(s.player ^ s.opponent.rotate_left(17)).is_multiple_of(holdout)
+fn is_held_out<B: Bits>(s: &Sample<B>, holdout: u64) -> bool {
+    // Up to 8×8 the discs themselves (the held-out set of the fits before the larger boards).
+    let key = if B::CAPACITY == 64 {
+        s.player.low64() ^ s.opponent.low64().rotate_left(17)
+    } else {
+        s.player.hash64() ^ s.opponent.hash64().rotate_left(17)
+    };
+    holdout > 0 && crate::rules::bits::mix(key).is_multiple_of(holdout)
 }
 
-/// Fits weights for the board of `P` (side ≤ 8) to `samples`.
-pub fn fit<P: Position<Bits = u64>>(
-    samples: &[Sample],
+/// Fits weights for the board of `P` to `samples`.
+pub fn fit<P: Position>(
+    samples: &[Sample<P::Bits>],
     options: &FitOptions,
     mut report: impl FnMut(&PhaseReport),
 ) -> Result<Weights, WeightsError> {
     let size = P::start().size();
     let mut weights = Weights::zero(size)?;
-    let model = Model::new(weights.clone())?;
+    let model = Model::<P::Bits>::new(weights.clone())?;
     let list = patterns(size);
     let (offsets, stride) = layout(&list);
     let base = stride - SCALARS;
@@ -178,6 +183,7 @@ pub fn fit<P: Position<Bits = u64>>(
     }
     let squares = size * size;
     let phases = weights.phases;
+    let shift = phase_shift(size);
     // Each instance's start, and the folded index relative to it (every table fits 16 bits).
     let starts = model.instance_starts();
     let mut table = Table {
@@ -194,15 +200,15 @@ pub fn fit<P: Position<Bits = u64>>(
             .par_iter()
             .filter_map(|s| {
                 let pos = P::from_discs(s.player, s.opponent, crate::rules::Color::Black).ok()?;
-                let empties = squares - (s.player | s.opponent).count_ones() as usize;
-                let mine = pos.placements().count_ones();
+                let empties = squares - (s.player | s.opponent).count() as usize;
+                let mine = pos.placements().count();
                 let theirs = P::from_discs(s.opponent, s.player, crate::rules::Color::Black)
                     .ok()?
                     .placements()
-                    .count_ones();
+                    .count();
                 let f = model.features(s.player, s.opponent, mine, theirs);
                 Some(Found {
-                    phase: phase_of(empties, phases),
+                    phase: phase_of(empties, shift, phases),
                     held: is_held_out(s, options.holdout),
                     columns: f
                         .indices

@@ -16,7 +16,7 @@
 
 use super::samples::Sample;
 use crate::rules::notation::{parse_transcript, write_transcript};
-use crate::rules::{Bits, Color, Move, Position};
+use crate::rules::{Color, Move, Position};
 use std::collections::BTreeMap;
 use std::fmt;
 
@@ -237,10 +237,10 @@ impl GameRecord {
     /// reached (Logistello's labels), adjusted and mixed as `labels` asks when the record has
     /// scores. Errors when a move is illegal, the game does not end, its end is not the recorded
     /// margin, or it has scores but not one for each position before the solve ply.
-    pub fn samples<P: Position<Bits = u64>>(
+    pub fn samples<P: Position>(
         &self,
         labels: &Labels,
-    ) -> Result<Vec<Sample>, RecordsError> {
+    ) -> Result<Vec<Sample<P::Bits>>, RecordsError> {
         let fail = |reason: String| RecordsError::Replay {
             index: self.index,
             reason,
@@ -300,8 +300,8 @@ impl GameRecord {
                     _ => result,
                 };
                 Sample {
-                    player: p.player().low64(),
-                    opponent: p.opponent().low64(),
+                    player: p.player(),
+                    opponent: p.opponent(),
                     score: label.clamp(-127, 127) as i8,
                 }
             })

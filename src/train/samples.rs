@@ -2,23 +2,48 @@
 //!
 //! A samples file is `OTHELTS1`, the board side (u8), then 17-byte records: the discs of the side
 //! to move (u64, little-endian), the opponent's (u64), the score in discs from the side to move's
-//! view (i8). Boards up to 8×8 only.
+//! view (i8). Boards up to 8×8 only: the larger boards' samples are made from games files.
 
+use crate::rules::Bits;
+use crate::rules::bits::from_squares;
 use std::fmt;
 use std::io::{self, Read, Write};
 
 const MAGIC: &[u8; 8] = b"OTHELTS1";
 const RECORD: usize = 17;
 
-/// One labelled position.
+/// One labelled position, its discs as the bit sets `B` of its board.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub struct Sample {
+pub struct Sample<B = u64> {
     /// Discs of the side to move.
-    pub player: u64,
+    pub player: B,
     /// Discs of the other side.
-    pub opponent: u64,
+    pub opponent: B,
     /// Final disc difference expected for the side to move.
     pub score: i8,
+}
+
+impl Sample {
+    /// The sample with its discs in the bit sets `B` of its board.
+    pub fn widen<B: Bits>(&self) -> Sample<B> {
+        Sample {
+            player: from_squares(self.player.squares()),
+            opponent: from_squares(self.opponent.squares()),
+            score: self.score,
+        }
+    }
+}
+
+impl<B: Bits> Sample<B> {
+    /// The sample in 64-bit sets, for a samples file: none for a board of more than 64 squares.
+    pub fn narrow(&self) -> Option<Sample> {
+        let fits = |b: B| b.squares().all(|sq| sq < 64);
+        (fits(self.player) && fits(self.opponent)).then(|| Sample {
+            player: self.player.low64(),
+            opponent: self.opponent.low64(),
+            score: self.score,
+        })
+    }
 }
 
 /// What is wrong with a samples file.
