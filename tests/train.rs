@@ -166,7 +166,7 @@ fn self_play_samples_fit_into_weights_that_play() {
 #[test]
 fn larger_boards_train_from_games_files_into_weights_the_engine_uses() {
     let dir = scratch("ten");
-    for (size, games) in [("10", 6), ("12", 2)] {
+    for (size, games, moves) in [("10", 6, "e4 d6 c7"), ("12", 2, "f5 e7 d8")] {
         let data = dir.join(format!("{size}.games"));
         let out = othel(&[
             "train",
@@ -223,8 +223,51 @@ fn larger_boards_train_from_games_files_into_weights_the_engine_uses() {
             .unwrap();
         let out = engine.wait_with_output().unwrap();
         let text = String::from_utf8_lossy(&out.stdout);
+        // The patterns correct the baseline's terms, which stay in the evaluation.
         assert!(text.contains("edge_patterns"), "{text}");
+        assert!(text.contains(" corners "), "{text}");
         assert!(text.contains("bestmove "), "{text}");
+
+        // A fit held at zero by its ridge leaves the baseline's evaluation as it was.
+        let held = dir.join(format!("{size}-held.weights"));
+        let out = othel(&[
+            "train",
+            "fit",
+            data.to_str().unwrap(),
+            "--size",
+            size,
+            "--iterations",
+            "5",
+            "--lambda",
+            "1e12",
+            "--out",
+            held.to_str().unwrap(),
+        ]);
+        assert_succeeded(&out);
+        let evaluation = |extra: &[&str]| {
+            let mut engine = Command::new(env!("CARGO_BIN_EXE_othel"))
+                .args(extra)
+                .stdin(std::process::Stdio::piped())
+                .stdout(std::process::Stdio::piped())
+                .spawn()
+                .unwrap();
+            let script =
+                format!("setoption size={size}\nposition startpos moves {moves}\neval\nquit\n");
+            use std::io::Write;
+            engine
+                .stdin
+                .take()
+                .unwrap()
+                .write_all(script.as_bytes())
+                .unwrap();
+            let out = engine.wait_with_output().unwrap();
+            let text = String::from_utf8_lossy(&out.stdout).into_owned();
+            let line = text.lines().find(|l| l.starts_with("eval ")).unwrap_or("");
+            line.split_whitespace().nth(1).unwrap_or("").to_string()
+        };
+        let hand = evaluation(&[]);
+        assert!(!hand.is_empty() && hand != "+0.00", "{hand}");
+        assert_eq!(evaluation(&["--weights", held.to_str().unwrap()]), hand);
     }
     std::fs::remove_dir_all(&dir).ok();
 }

@@ -58,6 +58,13 @@ pub trait Evaluate: Position {
         self.terms().as_ref().iter().map(|t| t.value).sum()
     }
 
+    /// The part of [`Evaluate::evaluate`] that trained weights do not learn but correct: what a
+    /// fit takes away from its labels before fitting. 0 where the weights are the whole
+    /// evaluation.
+    fn untrained_part(&self) -> i32 {
+        0
+    }
+
     /// A cheap score of the position reached by a move, from the view of the player who made it,
     /// used to order moves (higher first).
     fn order_key(&self) -> i32;

@@ -74,6 +74,14 @@ fn trained<G: Geometry>() -> Option<&'static Model<G::Bits>> {
     model::<G::Bits>(G::SIZE)
 }
 
+/// Whether the trained weights of the board `G` are a correction to the baseline rather than the
+/// whole evaluation: on the boards larger than 8×8, whose self-play data is too scarce for the
+/// patterns alone (the ridge of the fit pulls an unseen configuration to the baseline's view, not
+/// to 0).
+const fn corrects_baseline<G: Geometry>() -> bool {
+    G::SIZE > 8
+}
+
 /// What the trained evaluation's terms are called.
 const TRAINED_TERMS: [&str; 6] = [
     Group::ALL[0].name(),
@@ -162,26 +170,35 @@ impl<G: OthelloGeometry> Othello<G> {
 }
 
 impl<G: OthelloGeometry> Evaluate for Othello<G> {
-    type Terms = TermList<8>;
+    type Terms = TermList<14>;
 
-    fn terms(&self) -> TermList<8> {
+    fn terms(&self) -> TermList<14> {
+        let mut terms = [Term { name: "", value: 0 }; 14];
+        let baseline = self.baseline_terms();
         match trained::<G>() {
             Some(model) => {
                 let (p, o, e, mine, theirs) = self.model_inputs();
                 let parts = model.parts(p, o, e, mine, theirs);
-                let mut terms = [Term { name: "", value: 0 }; 8];
                 for (k, name) in TRAINED_TERMS.iter().enumerate() {
                     terms[k] = Term {
                         name,
                         value: parts[k],
                     };
                 }
+                let mut len = TRAINED_TERMS.len();
+                if corrects_baseline::<G>() {
+                    terms[len..len + baseline.len()].copy_from_slice(&baseline);
+                    len += baseline.len();
+                }
                 // The sum is clamped as in `evaluate`.
-                let total: i32 = parts.iter().sum();
+                let total: i32 = terms.iter().map(|t| t.value).sum();
                 terms[5].value += clamp::<G>(total) - total;
-                TermList::new(terms, TRAINED_TERMS.len())
+                TermList::new(terms, len)
             }
-            None => TermList::new(self.baseline_terms(), 8),
+            None => {
+                terms[..baseline.len()].copy_from_slice(&baseline);
+                TermList::new(terms, baseline.len())
+            }
         }
     }
 
@@ -190,9 +207,18 @@ impl<G: OthelloGeometry> Evaluate for Othello<G> {
         match trained::<G>() {
             Some(model) => {
                 let (p, o, e, mine, theirs) = self.model_inputs();
-                clamp::<G>(model.evaluate(p, o, e, mine, theirs))
+                clamp::<G>(model.evaluate(p, o, e, mine, theirs) + self.untrained_part())
             }
             None => self.baseline_terms().iter().map(|t| t.value).sum(),
+        }
+    }
+
+    #[inline]
+    fn untrained_part(&self) -> i32 {
+        if corrects_baseline::<G>() {
+            self.baseline_terms().iter().map(|t| t.value).sum()
+        } else {
+            0
         }
     }
 

@@ -3,11 +3,11 @@
 //! own symmetry makes the same share one weight; configurations never seen keep weight 0.
 
 use super::samples::Sample;
-use crate::eval::DISC;
 use crate::eval::model::Model;
 use crate::eval::patterns::{canonical_indices, patterns};
 use crate::eval::weights::{SCALARS, Weights, WeightsError, layout, phase_of, phase_shift};
-use crate::rules::{Bits, Position};
+use crate::eval::{DISC, Evaluate};
+use crate::rules::Bits;
 use rayon::prelude::*;
 
 /// How the fit runs.
@@ -163,7 +163,7 @@ fn is_held_out<B: Bits>(s: &Sample<B>, holdout: u64) -> bool {
 }
 
 /// Fits weights for the board of `P` to `samples`.
-pub fn fit<P: Position>(
+pub fn fit<P: Evaluate>(
     samples: &[Sample<P::Bits>],
     options: &FitOptions,
     mut report: impl FnMut(&PhaseReport),
@@ -217,7 +217,8 @@ pub fn fit<P: Position>(
                         .map(|(&i, &start)| (fold[i as usize] - start) as u16)
                         .collect(),
                     scalars: f.scalars,
-                    label: s.score as f64,
+                    // The weights learn what the untrained part of the evaluation leaves.
+                    label: s.score as f64 - pos.untrained_part() as f64 / DISC as f64,
                 })
             })
             .collect();
@@ -363,8 +364,8 @@ fn cgls(a: &Design, columns: usize, base: usize, options: &FitOptions, prior: &[
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::rules::Othello;
     use crate::rules::geometry::Size6;
+    use crate::rules::{Othello, Position};
 
     /// Positions of a few random 6x6 games, labelled by a made-up rule (the disc difference).
     fn samples() -> Vec<Sample> {
