@@ -19,6 +19,25 @@ fn othel(args: &[&str]) -> Output {
         .expect("the binary runs")
 }
 
+/// Runs the engine with `args`, sends it `script` and returns what it printed.
+fn converse(args: &[&str], script: &str) -> String {
+    use std::io::Write;
+    use std::process::Stdio;
+    let mut engine = Command::new(env!("CARGO_BIN_EXE_othel"))
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .expect("the binary runs");
+    if let Some(mut input) = engine.stdin.take() {
+        input
+            .write_all(script.as_bytes())
+            .expect("the engine reads");
+    }
+    let out = engine.wait_with_output().expect("the engine ends");
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
 /// Asserts that a run of othel succeeded, showing its standard error if not.
 fn assert_succeeded(out: &Output) {
     assert!(
@@ -207,22 +226,10 @@ fn larger_boards_train_from_games_files_into_weights_the_engine_uses() {
         assert_eq!(w.size.to_string(), size);
         assert!(w.values.iter().any(|&v| v != 0));
         // The engine evaluates that board with them, and by the patterns' terms.
-        let mut engine = Command::new(env!("CARGO_BIN_EXE_othel"))
-            .args(["--weights", weights.to_str().unwrap(), "--book", "off"])
-            .stdin(std::process::Stdio::piped())
-            .stdout(std::process::Stdio::piped())
-            .spawn()
-            .unwrap();
-        let script = format!("setoption size={size}\nposition startpos\neval\ngo depth 3\nquit\n");
-        use std::io::Write;
-        engine
-            .stdin
-            .take()
-            .unwrap()
-            .write_all(script.as_bytes())
-            .unwrap();
-        let out = engine.wait_with_output().unwrap();
-        let text = String::from_utf8_lossy(&out.stdout);
+        let text = converse(
+            &["--weights", weights.to_str().unwrap(), "--book", "off"],
+            &format!("setoption size={size}\nposition startpos\neval\ngo depth 3\nquit\n"),
+        );
         // The patterns correct the baseline's terms, which stay in the evaluation.
         assert!(text.contains("edge_patterns"), "{text}");
         assert!(text.contains(" corners "), "{text}");
@@ -244,30 +251,25 @@ fn larger_boards_train_from_games_files_into_weights_the_engine_uses() {
             held.to_str().unwrap(),
         ]);
         assert_succeeded(&out);
-        let evaluation = |extra: &[&str]| {
-            let mut engine = Command::new(env!("CARGO_BIN_EXE_othel"))
-                .args(extra)
-                .stdin(std::process::Stdio::piped())
-                .stdout(std::process::Stdio::piped())
-                .spawn()
-                .unwrap();
-            let script =
-                format!("setoption size={size}\nposition startpos moves {moves}\neval\nquit\n");
-            use std::io::Write;
-            engine
-                .stdin
-                .take()
-                .unwrap()
-                .write_all(script.as_bytes())
-                .unwrap();
-            let out = engine.wait_with_output().unwrap();
-            let text = String::from_utf8_lossy(&out.stdout).into_owned();
-            let line = text.lines().find(|l| l.starts_with("eval ")).unwrap_or("");
-            line.split_whitespace().nth(1).unwrap_or("").to_string()
-        };
-        let hand = evaluation(&[]);
-        assert!(!hand.is_empty() && hand != "+0.00", "{hand}");
-        assert_eq!(evaluation(&["--weights", held.to_str().unwrap()]), hand);
+        let text = converse(
+            &["--weights", held.to_str().unwrap()],
+            &format!("setoption size={size}\nposition startpos moves {moves}\neval\nquit\n"),
+        );
+        // `eval TOTAL name value …`: the first six terms are the weights' (all 0 here), the
+        // rest the baseline's, which make the whole total.
+        let words: Vec<&str> = text
+            .lines()
+            .find(|l| l.starts_with("eval "))
+            .unwrap_or("")
+            .split_whitespace()
+            .collect();
+        let value = |w: &str| w.parse::<f64>().unwrap();
+        let terms: Vec<f64> = words[2..].chunks(2).map(|t| value(t[1])).collect();
+        assert_eq!(terms.len(), 6 + 8, "{text}");
+        assert!(terms[..6].iter().all(|&v| v == 0.0), "{text}");
+        let baseline: f64 = terms[6..].iter().sum();
+        assert!(baseline != 0.0, "{text}");
+        assert!((value(words[1]) - baseline).abs() < 0.015, "{text}");
     }
     std::fs::remove_dir_all(&dir).ok();
 }
