@@ -143,6 +143,23 @@ mod tests {
     use super::*;
 
     #[test]
+    fn samples_widen_to_larger_bit_sets_and_narrow_back_when_they_fit() {
+        let s = Sample {
+            player: 0x8000_0000_0000_0001u64,
+            opponent: 0x0000_0010_0800_0000,
+            score: -9,
+        };
+        let wide: Sample<u128> = s.widen();
+        assert_eq!(wide.player, 0x8000_0000_0000_0001u128);
+        assert_eq!(wide.narrow(), Some(s));
+        let beyond = Sample {
+            player: 1u128 << 99,
+            ..wide
+        };
+        assert_eq!(beyond.narrow(), None);
+    }
+
+    #[test]
     fn samples_survive_the_file_form() {
         let samples = vec![
             Sample {
