@@ -301,7 +301,7 @@ pub fn run(command: TrainCommand) -> Result<(), CliError> {
                     format!(", too few: takes phase {}", r.source)
                 };
                 println!(
-                    "phase {:2} (empties {:2}-{:2}): {:8} fitted, rmse {:5.2}; {:7} held out, rmse {:5.2} (predicting 0: {:5.2}){borrowed}",
+                    "phase {:2} (empties {:2}-{:2}): {:8} fitted, rmse {:5.2}; {:7} held out, rmse {:5.2} (without the weights: {:5.2}){borrowed}",
                     r.phase,
                     r.phase * width,
                     r.phase * width + width - 1,

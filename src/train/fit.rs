@@ -45,7 +45,8 @@ pub struct PhaseReport {
     pub train_rmse: f64,
     /// … on the held-out samples.
     pub holdout_rmse: f64,
-    /// … of predicting 0 on the held-out samples.
+    /// … of predicting 0 on the held-out samples (the evaluation without the weights: 0, or what
+    /// its untrained part gives).
     pub zero_rmse: f64,
     /// The phase whose weights it takes (itself, unless it has too few samples).
     pub source: usize,
