@@ -312,18 +312,8 @@ pub fn run(command: TrainCommand) -> Result<(), CliError> {
                     r.zero_rmse
                 )
             };
-            let weights = with_trained_board!(size, P => {
-                let all = read_all_samples::<P>(&files, labels)?;
-                if all.is_empty() {
-                    return Err(CliError::Train("no samples to fit".into()));
-                }
-                println!("{} samples", all.len());
-                let started = Instant::now();
-                let weights = fit::<P>(&all, &options, print)
-                    .map_err(|e| CliError::Train(e.to_string()))?;
-                (weights, started)
-            });
-            let (weights, started) = weights;
+            let (weights, started) =
+                with_trained_board!(size, P => fit_files::<P>(&files, labels, &options, print))?;
             std::fs::write(&out, weights.to_bytes()).map_err(|e| CliError::File(out.clone(), e))?;
             println!(
                 "wrote {} ({} bytes) in {:.1} s",
@@ -334,6 +324,24 @@ pub fn run(command: TrainCommand) -> Result<(), CliError> {
             Ok(())
         }
     }
+}
+
+/// Fits weights to the labelled positions of `files`; returns them and when the fit started
+/// (after the files were read).
+fn fit_files<P: Evaluate>(
+    files: &[PathBuf],
+    labels: LabelArgs,
+    options: &FitOptions,
+    report: impl FnMut(&crate::train::fit::PhaseReport),
+) -> Result<(crate::eval::weights::Weights, Instant), CliError> {
+    let all = read_all_samples::<P>(files, labels)?;
+    if all.is_empty() {
+        return Err(CliError::Train("no samples to fit".into()));
+    }
+    println!("{} samples", all.len());
+    let started = Instant::now();
+    let weights = fit::<P>(&all, options, report).map_err(|e| CliError::Train(e.to_string()))?;
+    Ok((weights, started))
 }
 
 fn check_size(size: usize) -> Result<(), CliError> {
