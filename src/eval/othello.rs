@@ -303,6 +303,6 @@ mod tests {
         check::<Size8>(true);
         check::<Size6>(true);
         check::<Size10>(true);
-        check::<Size12>(false);
+        check::<Size12>(true);
     }
 }
