@@ -204,21 +204,26 @@ fn larger_boards_train_from_games_files_into_weights_the_engine_uses() {
             data.to_str().unwrap(),
         ]);
         assert_succeeded(&out);
-        let weights = dir.join(format!("{size}.weights"));
-        let out = othel(&[
-            "train",
-            "fit",
-            data.to_str().unwrap(),
-            "--size",
-            size,
-            "--iterations",
-            "20",
-            "--lambda",
-            "1",
-            "--out",
-            weights.to_str().unwrap(),
-        ]);
-        assert_succeeded(&out);
+        // Fits the games with this ridge and these iterations into a weights file.
+        let fit = |name: &str, lambda: &str, iterations: &str| {
+            let weights = dir.join(format!("{size}{name}.weights"));
+            let out = othel(&[
+                "train",
+                "fit",
+                data.to_str().unwrap(),
+                "--size",
+                size,
+                "--iterations",
+                iterations,
+                "--lambda",
+                lambda,
+                "--out",
+                weights.to_str().unwrap(),
+            ]);
+            assert_succeeded(&out);
+            (weights, out)
+        };
+        let (weights, out) = fit("", "1", "20");
         let text = String::from_utf8_lossy(&out.stdout);
         // Phases of 8 empty squares on the larger boards.
         assert!(text.contains("phase  1 (empties  8-15)"), "{text}");
@@ -236,21 +241,7 @@ fn larger_boards_train_from_games_files_into_weights_the_engine_uses() {
         assert!(text.contains("bestmove "), "{text}");
 
         // A fit held at zero by its ridge leaves the baseline's evaluation as it was.
-        let held = dir.join(format!("{size}-held.weights"));
-        let out = othel(&[
-            "train",
-            "fit",
-            data.to_str().unwrap(),
-            "--size",
-            size,
-            "--iterations",
-            "5",
-            "--lambda",
-            "1e12",
-            "--out",
-            held.to_str().unwrap(),
-        ]);
-        assert_succeeded(&out);
+        let (held, _) = fit("-held", "1e12", "5");
         let text = converse(
             &["--weights", held.to_str().unwrap()],
             &format!("setoption size={size}\nposition startpos moves {moves}\neval\nquit\n"),

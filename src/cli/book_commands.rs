@@ -367,12 +367,8 @@ type GameLine = (Option<Setup>, Vec<Move>);
 fn read_games(path: &Path, kind: BoardKind) -> Result<Vec<GameLine>, CliError> {
     let text = std::fs::read_to_string(path).map_err(|e| CliError::File(path.to_path_buf(), e))?;
     let mut games = Vec::new();
-    for (n, line) in text.lines().enumerate() {
-        let line = line.trim();
-        if line.is_empty() || line.starts_with('#') {
-            continue;
-        }
-        let at = |e: String| book_error(format!("{}:{}: {e}", path.display(), n + 1));
+    for (n, line) in super::content_lines(&text) {
+        let at = |e: String| book_error(format!("{}:{}: {e}", path.display(), n));
         if line.starts_with("(;") {
             let record: GgfRecord = line
                 .parse()

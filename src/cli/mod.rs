@@ -625,15 +625,18 @@ fn play_moves<P: Position>(mut game: Game<P>, words: &[String]) -> Result<Game<P
 /// of `train gen`, the positions of `bench`.
 fn read_transcripts(path: &std::path::Path) -> Result<Vec<Vec<crate::rules::Move>>, CliError> {
     let text = std::fs::read_to_string(path).map_err(|e| CliError::File(path.to_path_buf(), e))?;
-    let mut out = Vec::new();
-    for (n, line) in text.lines().enumerate() {
-        let line = line.trim();
-        if line.is_empty() || line.starts_with('#') {
-            continue;
-        }
-        out.push(notation::parse_transcript(line).map_err(|e| CliError::Line(n + 1, e))?);
-    }
-    Ok(out)
+    content_lines(&text)
+        .map(|(n, line)| notation::parse_transcript(line).map_err(|e| CliError::Line(n, e)))
+        .collect()
+}
+
+/// The lines of a text file that hold something, trimmed, with their numbers (from 1): blank
+/// lines and `#` comments left out.
+fn content_lines(text: &str) -> impl Iterator<Item = (usize, &str)> {
+    text.lines()
+        .enumerate()
+        .map(|(n, line)| (n + 1, line.trim()))
+        .filter(|(_, line)| !line.is_empty() && !line.starts_with('#'))
 }
 
 #[cfg(test)]

@@ -174,7 +174,6 @@ impl<G: OthelloGeometry> Evaluate for Othello<G> {
 
     fn terms(&self) -> TermList<14> {
         let mut terms = [Term { name: "", value: 0 }; 14];
-        let baseline = self.baseline_terms();
         match trained::<G>() {
             Some(model) => {
                 let (p, o, e, mine, theirs) = self.model_inputs();
@@ -187,6 +186,7 @@ impl<G: OthelloGeometry> Evaluate for Othello<G> {
                 }
                 let mut len = TRAINED_TERMS.len();
                 if corrects_baseline::<G>() {
+                    let baseline = self.baseline_terms();
                     // Beside the baseline's own mobility term.
                     terms[4].name = "mobility correction";
                     terms[len..len + baseline.len()].copy_from_slice(&baseline);
@@ -198,6 +198,7 @@ impl<G: OthelloGeometry> Evaluate for Othello<G> {
                 TermList::new(terms, len)
             }
             None => {
+                let baseline = self.baseline_terms();
                 terms[..baseline.len()].copy_from_slice(&baseline);
                 TermList::new(terms, baseline.len())
             }

@@ -144,16 +144,10 @@ macro_rules! impl_bits_for_int {
                     // One extraction, no test (the 8×8 evaluation's inner loop).
                     return extract(self as u64, mask as u64);
                 }
-                let mut out = 0;
-                let mut shift = 0;
-                for word in 0..(<$t>::BITS / 64) {
-                    let m = (mask >> (64 * word)) as u64;
-                    if m != 0 {
-                        out |= extract((self >> (64 * word)) as u64, m) << shift;
-                        shift += m.count_ones();
-                    }
-                }
-                out
+                gather_words(
+                    (0..<$t>::BITS / 64)
+                        .map(|word| ((self >> (64 * word)) as u64, (mask >> (64 * word)) as u64)),
+                )
             }
             #[inline(always)]
             fn pair_key(player: Self, opponent: Self) -> u64 {
@@ -301,15 +295,7 @@ impl<const W: usize> Bits for Wide<W> {
     }
     #[inline(always)]
     fn gather(self, mask: Self) -> u64 {
-        let mut out = 0;
-        let mut shift = 0;
-        for (&bits, &m) in self.0.iter().zip(&mask.0) {
-            if m != 0 {
-                out |= extract(bits, m) << shift;
-                shift += m.count_ones();
-            }
-        }
-        out
+        gather_words(self.0.into_iter().zip(mask.0))
     }
     #[inline(always)]
     fn without_lowest(self) -> Self {
@@ -322,6 +308,21 @@ impl<const W: usize> Bits for Wide<W> {
         }
         Wide(out)
     }
+}
+
+/// [`Bits::gather`] of a set given as (bits, mask) word pairs, lowest word first: each word's
+/// extraction placed above the ones before it.
+#[inline(always)]
+fn gather_words(words: impl Iterator<Item = (u64, u64)>) -> u64 {
+    let mut out = 0;
+    let mut shift = 0;
+    for (bits, mask) in words {
+        if mask != 0 {
+            out |= extract(bits, mask) << shift;
+            shift += mask.count_ones();
+        }
+    }
+    out
 }
 
 /// Gathers the bits of `bits` under `mask` into the low bits, in ascending order.
