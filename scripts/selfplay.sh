@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Self-play data that accumulates: plays training games in chunks of CHUNK game numbers, one games
-# file per chunk under data/othello-SIZE/dDEPTH-sSOLVE/ (data/README.md), from chunk FIRST on, COUNT
+# file per chunk under data/othello-SIZE/dDEPTH-sSOLVE/ (data/lehto-SIZE/… for Lehto's odd SIZE;
+# data/README.md), from chunk FIRST on, COUNT
 # chunks (default: until stopped). A chunk file that exists is resumed, so the script can be killed
 # and started again at any time; finished chunk files can be committed as they appear.
 # Runs on a copy of the release binary, so rebuilding meanwhile changes nothing; run it under nice.
@@ -25,7 +26,9 @@ openings=()
 if [ "$size" = 8 ] && [ -f ../shared/data/openings/xot-large.txt ]; then
   openings=(--openings ../shared/data/openings/xot-large.txt)
 fi
-dir=data/othello-$size/d$depth-s$solve
+variant=othello
+[ $((size % 2)) = 1 ] && variant=lehto
+dir=data/$variant-$size/d$depth-s$solve
 mkdir -p "$dir"
 for ((c = first; c < first + count; c++)); do
   out=$(printf '%s/games-%06d.games' "$dir" $((c * chunk)))

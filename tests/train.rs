@@ -185,7 +185,16 @@ fn self_play_samples_fit_into_weights_that_play() {
 #[test]
 fn larger_boards_train_from_games_files_into_weights_the_engine_uses() {
     let dir = scratch("ten");
-    for (size, games, moves) in [("10", 6, "e4 d6 c7"), ("12", 2, "f5 e7 d8")] {
+    // Each board: its side, games to play, moves to a position, how to set it up, and where its
+    // evaluation's terms are (the weights', the baseline's) in the engine's `eval`.
+    type Board<'a> = (&'a str, u64, &'a str, &'a str, [std::ops::Range<usize>; 2]);
+    let boards: [Board; 3] = [
+        ("10", 6, "e4 d6 c7", "size=10", [0..6, 6..14]),
+        ("12", 2, "f5 e7 d8", "size=12", [0..6, 6..14]),
+        // Lehto: the baseline's four terms first; its positions are all placements.
+        ("9", 4, "e5 d4 f6", "variant=lehto size=9", [4..10, 0..4]),
+    ];
+    for (size, games, moves, setup, [trained, untrained]) in boards {
         let data = dir.join(format!("{size}.games"));
         let out = othel(&[
             "train",
@@ -233,21 +242,26 @@ fn larger_boards_train_from_games_files_into_weights_the_engine_uses() {
         // The engine evaluates that board with them, and by the patterns' terms.
         let text = converse(
             &["--weights", weights.to_str().unwrap(), "--book", "off"],
-            &format!("setoption size={size}\nposition startpos\neval\ngo depth 3\nquit\n"),
+            &format!("setoption {setup}\nposition startpos\neval\ngo depth 3\nquit\n"),
         );
         // The patterns correct the baseline's terms, which stay in the evaluation.
         assert!(text.contains("edge_patterns"), "{text}");
-        assert!(text.contains(" corners "), "{text}");
+        let baseline_term = if size == "9" {
+            " material "
+        } else {
+            " corners "
+        };
+        assert!(text.contains(baseline_term), "{text}");
         assert!(text.contains("bestmove "), "{text}");
 
         // A fit held at zero by its ridge leaves the baseline's evaluation as it was.
         let (held, _) = fit("-held", "1e12", "5");
         let text = converse(
             &["--weights", held.to_str().unwrap()],
-            &format!("setoption size={size}\nposition startpos moves {moves}\neval\nquit\n"),
+            &format!("setoption {setup}\nposition startpos moves {moves}\neval\nquit\n"),
         );
-        // `eval TOTAL name value …`: the first six terms are the weights' (all 0 here), the
-        // rest the baseline's, which make the whole total.
+        // `eval TOTAL name value …`: the weights' terms are all 0 here, the baseline's make the
+        // whole total.
         let words: Vec<&str> = text
             .lines()
             .find(|l| l.starts_with("eval "))
@@ -256,9 +270,9 @@ fn larger_boards_train_from_games_files_into_weights_the_engine_uses() {
             .collect();
         let value = |w: &str| w.parse::<f64>().unwrap();
         let terms: Vec<f64> = words[2..].chunks(2).map(|t| value(t[1])).collect();
-        assert_eq!(terms.len(), 6 + 8, "{text}");
-        assert!(terms[..6].iter().all(|&v| v == 0.0), "{text}");
-        let baseline: f64 = terms[6..].iter().sum();
+        assert_eq!(terms.len(), trained.len() + untrained.len(), "{text}");
+        assert!(terms[trained].iter().all(|&v| v == 0.0), "{text}");
+        let baseline: f64 = terms[untrained].iter().sum();
         assert!(baseline != 0.0, "{text}");
         assert!((value(words[1]) - baseline).abs() < 0.015, "{text}");
     }

@@ -4,8 +4,8 @@ use super::{CliError, read_transcripts};
 use crate::eval::Evaluate;
 use crate::eval::weights::{phase_shift, supported};
 use crate::rules::Position;
-use crate::rules::geometry::{Size6, Size8, Size10, Size12};
-use crate::rules::{Move, Othello};
+use crate::rules::geometry::{Size6, Size8, Size9, Size10, Size12};
+use crate::rules::{Lehto, Move, Othello};
 use crate::search::Searcher;
 use crate::shard::Shard;
 use crate::train::fit::{FitOptions, fit};
@@ -22,8 +22,8 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::mpsc;
 use std::time::Instant;
 
-/// Runs `$body` with `$P` the Othello position type of a board side with a pattern evaluation
-/// (6, 8, 10 or 12; checked before). `with_position_type!` would build the self-play and the fit
+/// Runs `$body` with `$P` the position type of a board side with a pattern evaluation (Othello on
+/// 6, 8, 10 or 12, Lehto on 9; checked before). `with_position_type!` would build the self-play and the fit
 /// for every variant and size, of which these four can use them.
 macro_rules! with_trained_board {
     ($size:expr, $P:ident => $body:expr) => {
@@ -34,6 +34,10 @@ macro_rules! with_trained_board {
             }
             8 => {
                 type $P = Othello<Size8>;
+                $body
+            }
+            9 => {
+                type $P = Lehto<Size9>;
                 $body
             }
             10 => {
@@ -72,7 +76,7 @@ pub enum TrainCommand {
     /// on every run; a games file that exists is resumed (the games it holds are not played
     /// again). The games are played with the built-in evaluation, or the one given by --weights.
     Gen {
-        /// The side of the (Othello) board: 6, 8, 10 or 12.
+        /// The side of the board: 6, 8, 10 or 12 (Othello), or 9 (Lehto).
         #[arg(long, default_value_t = 8)]
         size: usize,
         /// Games to play: numbers FROM to FROM+GAMES-1.
@@ -124,7 +128,7 @@ pub enum TrainCommand {
         /// Games files and samples files (games not used in the fit, for a fair figure).
         #[arg(required = true)]
         samples: Vec<PathBuf>,
-        /// The side of the (Othello) board: 6, 8, 10 or 12.
+        /// The side of the board: 6, 8, 10 or 12 (Othello), or 9 (Lehto).
         #[arg(long, default_value_t = 8)]
         size: usize,
         /// How games' positions are labelled.
@@ -137,7 +141,7 @@ pub enum TrainCommand {
         /// Games files (their games replayed into labelled positions) and samples files.
         #[arg(required = true)]
         samples: Vec<PathBuf>,
-        /// The side of the (Othello) board: 6, 8, 10 or 12.
+        /// The side of the board: 6, 8, 10 or 12 (Othello), or 9 (Lehto).
         #[arg(long, default_value_t = 8)]
         size: usize,
         /// How games' positions are labelled.
@@ -202,7 +206,9 @@ pub fn run(command: TrainCommand) -> Result<(), CliError> {
                 Some(path) => read_transcripts(&path)?,
                 None => Vec::new(),
             };
-            let header = RecordHeader::new([
+            // Lehto's games say so (Othello's files, older, say nothing: size alone tells).
+            let variant = (size % 2 == 1).then(|| ("variant", "lehto".to_string()));
+            let header = RecordHeader::new(variant.into_iter().chain([
                 ("size", size.to_string()),
                 ("depth", depth.to_string()),
                 ("solve", solve.to_string()),
@@ -212,7 +218,7 @@ pub fn run(command: TrainCommand) -> Result<(), CliError> {
                 ("openings", openings_name),
                 ("seed", seed.to_string()),
                 ("weights", crate::eval::model::weights_id(size)),
-            ]);
+            ]));
             let config = SelfPlay {
                 depth,
                 solve_empties: solve,
@@ -350,7 +356,7 @@ fn check_size(size: usize) -> Result<(), CliError> {
         Ok(())
     } else {
         Err(CliError::Train(format!(
-            "the pattern evaluation is for 6x6, 8x8, 10x10 and 12x12 Othello, not {size}x{size}"
+            "the pattern evaluation is for 6x6, 8x8, 10x10 and 12x12 Othello and 9x9 Lehto, not {size}x{size}"
         )))
     }
 }

@@ -1,15 +1,41 @@
-//! The baseline Lehto evaluation: material, and the palindromes each side could make next (the
-//! first-wave captures waiting on the empty squares next to stones).
+//! The Lehto evaluation: the baseline (material, and the palindromes each side could make next: the
+//! first-wave captures waiting on the empty squares next to stones), corrected on 9×9 by the
+//! trained pattern evaluation ([`super::model`], Lehto's own patterns: whole lines and 3×3
+//! windows) when it has weights.
 
-use super::{DISC, Evaluate, Term};
-use crate::rules::geometry::neighbours;
+use super::model::{Model, model};
+use super::patterns::Group;
+use super::{DISC, Evaluate, Term, TermList};
+use crate::rules::geometry::{Geometry, neighbours};
 use crate::rules::lehto::{Lehto, LehtoGeometry, first_waves};
 use crate::rules::{Bits, Position};
 
-impl<G: LehtoGeometry> Evaluate for Lehto<G> {
-    type Terms = [Term; 4];
+/// The baseline's terms, and the capture squares of each side (empty squares where a placement
+/// makes a palindrome that captures), which the trained correction weighs again.
+struct Baseline {
+    terms: [Term; 4],
+    my_threats: u32,
+    their_threats: u32,
+}
 
-    fn terms(&self) -> [Term; 4] {
+/// The trained correction of the board `G`, if it has weights.
+#[inline(always)]
+fn trained<G: Geometry>() -> Option<&'static Model<G::Bits>> {
+    model::<G::Bits>(G::SIZE)
+}
+
+/// What the trained correction's terms are called.
+const TRAINED_TERMS: [&str; 6] = [
+    Group::ALL[0].name(),
+    "window patterns",
+    Group::ALL[2].name(),
+    Group::ALL[3].name(),
+    "capture squares correction",
+    "constant",
+];
+
+impl<G: LehtoGeometry> Lehto<G> {
+    fn baseline(&self) -> Baseline {
         let me = self.player();
         let them = self.opponent();
         let material = me.count() as i32 - them.count() as i32;
@@ -22,10 +48,10 @@ impl<G: LehtoGeometry> Evaluate for Lehto<G> {
             let (mine, theirs) = (mine.count() as i32, theirs.count() as i32);
             my_best = my_best.max(mine);
             their_best = their_best.max(theirs);
-            my_threats += (mine > 0) as i32;
-            their_threats += (theirs > 0) as i32;
+            my_threats += (mine > 0) as u32;
+            their_threats += (theirs > 0) as u32;
         }
-        [
+        let terms = [
             Term {
                 name: "material",
                 value: material * DISC,
@@ -41,9 +67,72 @@ impl<G: LehtoGeometry> Evaluate for Lehto<G> {
             },
             Term {
                 name: "capture squares",
-                value: (my_threats - their_threats) * DISC / 10,
+                value: (my_threats as i32 - their_threats as i32) * DISC / 10,
             },
-        ]
+        ];
+        Baseline {
+            terms,
+            my_threats,
+            their_threats,
+        }
+    }
+}
+
+impl<G: LehtoGeometry> Evaluate for Lehto<G> {
+    type Terms = TermList<10>;
+
+    fn terms(&self) -> TermList<10> {
+        let mut terms = [Term { name: "", value: 0 }; 10];
+        let baseline = self.baseline();
+        terms[..4].copy_from_slice(&baseline.terms);
+        let Some(model) = trained::<G>() else {
+            return TermList::new(terms, 4);
+        };
+        let parts = model.parts(
+            self.player(),
+            self.opponent(),
+            self.empty_count(),
+            baseline.my_threats,
+            baseline.their_threats,
+        );
+        for (k, name) in TRAINED_TERMS.iter().enumerate() {
+            terms[4 + k] = Term {
+                name,
+                value: parts[k],
+            };
+        }
+        // The sum is clamped as in `evaluate`.
+        let total: i32 = terms.iter().map(|t| t.value).sum();
+        terms[9].value += clamp::<G>(total) - total;
+        TermList::new(terms, 10)
+    }
+
+    #[inline]
+    fn evaluate(&self) -> i32 {
+        let baseline = self.baseline();
+        let sum = baseline.terms.iter().map(|t| t.value).sum();
+        match trained::<G>() {
+            Some(model) => clamp::<G>(
+                sum + model.evaluate(
+                    self.player(),
+                    self.opponent(),
+                    self.empty_count(),
+                    baseline.my_threats,
+                    baseline.their_threats,
+                ),
+            ),
+            None => sum,
+        }
+    }
+
+    /// The trained weights correct the baseline (the data of Lehto's self-play is scarce).
+    fn untrained_part(&self) -> i32 {
+        self.baseline().terms.iter().map(|t| t.value).sum()
+    }
+
+    fn pattern_scalars(&self) -> (u32, u32) {
+        let baseline = self.baseline();
+        (baseline.my_threats, baseline.their_threats)
     }
 
     #[inline]
@@ -51,4 +140,11 @@ impl<G: LehtoGeometry> Evaluate for Lehto<G> {
         // After the move, the mover is the opponent: more material for it first.
         self.opponent().count() as i32 - self.player().count() as i32
     }
+}
+
+/// Keeps a heuristic score inside the range of final scores.
+#[inline(always)]
+fn clamp<G: Geometry>(score: i32) -> i32 {
+    let bound = (G::SQUARES as i32 - 1) * DISC;
+    score.clamp(-bound, bound)
 }

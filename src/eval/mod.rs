@@ -1,6 +1,7 @@
 //! Static evaluation: a score for a position without search, in centi-discs (1/100 of a disc) from
-//! the view of the player to move. Othello boards with trained weights (see `weights/`) use the
-//! pattern evaluation; the others use the hand-weighted baseline.
+//! the view of the player to move. Boards with trained weights (see `weights/`) use the pattern
+//! evaluation (on the larger boards and Lehto's as a correction of the hand-weighted baseline);
+//! the others use the baseline alone.
 
 mod lehto;
 pub mod model;
@@ -64,6 +65,10 @@ pub trait Evaluate: Position {
     fn untrained_part(&self) -> i32 {
         0
     }
+
+    /// The two counts the trained pattern evaluation weighs beside its patterns, for the side to
+    /// move and the opponent (Othello: their mobilities; Lehto: their capture squares).
+    fn pattern_scalars(&self) -> (u32, u32);
 
     /// A cheap score of the position reached by a move, from the view of the player who made it,
     /// used to order moves (higher first).

@@ -263,6 +263,7 @@ pub fn embedded_weights(size: usize) -> Option<Weights> {
 
 static MODEL_6: OnceLock<Option<Model<u64>>> = OnceLock::new();
 static MODEL_8: OnceLock<Option<Model<u64>>> = OnceLock::new();
+static MODEL_9: OnceLock<Option<Model<u128>>> = OnceLock::new();
 static MODEL_10: OnceLock<Option<Model<u128>>> = OnceLock::new();
 static MODEL_12: OnceLock<Option<Model<Wide<3>>>> = OnceLock::new();
 
@@ -274,6 +275,7 @@ fn slot<B: Bits>(size: usize) -> Option<&'static OnceLock<Option<Model<B>>>> {
     let any: &'static dyn Any = match size {
         6 => &MODEL_6,
         8 => &MODEL_8,
+        9 => &MODEL_9,
         10 => &MODEL_10,
         12 => &MODEL_12,
         _ => return None,
@@ -358,7 +360,7 @@ pub fn install(weights: Weights) -> Result<(), InstallError> {
     let hash = fnv1a(&weights.to_bytes());
     match size {
         6 | 8 => install_in::<u64>(weights)?,
-        10 => install_in::<u128>(weights)?,
+        9 | 10 => install_in::<u128>(weights)?,
         12 => install_in::<Wide<3>>(weights)?,
         _ => return Err(InstallError::Weights(WeightsError::UnsupportedSize(size))),
     }
@@ -465,6 +467,7 @@ mod tests {
     fn the_fast_evaluation_follows_the_definition() {
         follows_the_definition::<u64>(6);
         follows_the_definition::<u64>(8);
+        follows_the_definition::<u128>(9);
         follows_the_definition::<u128>(10);
         follows_the_definition::<Wide<3>>(12);
     }
@@ -478,6 +481,7 @@ mod tests {
         // Each size's slot has its board's bit sets.
         assert!(slot::<u64>(8).is_some());
         assert!(slot::<u128>(8).is_none());
+        assert!(slot::<u128>(9).is_some());
         assert!(slot::<u128>(10).is_some());
         assert!(slot::<Wide<3>>(12).is_some());
     }

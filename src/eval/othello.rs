@@ -225,6 +225,13 @@ impl<G: OthelloGeometry> Evaluate for Othello<G> {
         }
     }
 
+    fn pattern_scalars(&self) -> (u32, u32) {
+        (
+            self.placements().count(),
+            self.opponent_placements().count(),
+        )
+    }
+
     /// The trained evaluations of 8×8, and of 6×6 whose scores are smaller (not of the larger
     /// boards, whose errors were never measured).
     fn probcut_calibrated() -> bool {

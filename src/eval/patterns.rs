@@ -53,11 +53,15 @@ impl Group {
 /// The most squares a pattern has: the fit keeps an index within a pattern's table in 16 bits.
 pub const MAX_SQUARES: usize = 10;
 
-/// The patterns of an n×n board (n even, 6 ≤ n ≤ 12). Up to 8×8 the edge pattern is the whole
+/// The patterns of an n×n board: Othello's (n even, 6 ≤ n ≤ 12), or Lehto's on 9×9
+/// ([`lehto_patterns`]). Up to 8×8 the edge pattern is the whole
 /// edge with its two X-squares and the lines and diagonals are whole; on larger boards every
 /// pattern is cut to its first [`MAX_SQUARES`] squares from the corner or edge it starts at (a
 /// window its 8 placements put at each end), and diagonals longer than that are left out.
 pub fn patterns(n: usize) -> Vec<Pattern> {
+    if n % 2 == 1 {
+        return lehto_patterns(n);
+    }
     let window = n.min(MAX_SQUARES);
     let mut list = Vec::new();
     let mut edge: Vec<_> = (0..window).map(|c| (0, c)).collect();
@@ -97,6 +101,49 @@ pub fn patterns(n: usize) -> Vec<Pattern> {
         "diagonal 10",
     ];
     for len in (4..=window).rev() {
+        list.push(Pattern {
+            name: DIAGONAL_NAMES[len - 4],
+            group: Group::Diagonals,
+            squares: (0..len).map(|i| (i, i + n - len)).collect(),
+        });
+    }
+    list
+}
+
+/// The patterns of Lehto on the odd n×n board (n ≤ 9): every line whole, since a palindrome is
+/// made along a line and a whole line shows each run on it, where it ends, and which empty square
+/// would extend it into a palindrome (or one stone from one); and 3×3 windows (the corner, the
+/// middle of an edge, the centre) for what crosses lines near a square. Corners and edges matter
+/// far less than in Othello, but a run that ends at the edge cannot grow there.
+pub fn lehto_patterns(n: usize) -> Vec<Pattern> {
+    let mut list = Vec::new();
+    const ROW_NAMES: [&str; 5] = ["edge", "row 2", "row 3", "row 4", "row 5"];
+    for (row, name) in (0..=n / 2).zip(ROW_NAMES) {
+        list.push(Pattern {
+            name,
+            group: if row == 0 { Group::Edges } else { Group::Lines },
+            squares: (0..n).map(|c| (row, c)).collect(),
+        });
+    }
+    let window = |name, top: usize, left: usize| Pattern {
+        name,
+        group: Group::Corners,
+        squares: (top..top + 3)
+            .flat_map(|r| (left..left + 3).map(move |c| (r, c)))
+            .collect(),
+    };
+    list.push(window("corner 3x3", 0, 0));
+    list.push(window("edge 3x3", 0, n / 2 - 1));
+    list.push(window("centre 3x3", n / 2 - 1, n / 2 - 1));
+    const DIAGONAL_NAMES: [&str; 6] = [
+        "diagonal 4",
+        "diagonal 5",
+        "diagonal 6",
+        "diagonal 7",
+        "diagonal 8",
+        "diagonal 9",
+    ];
+    for len in (4..=n).rev() {
         list.push(Pattern {
             name: DIAGONAL_NAMES[len - 4],
             group: Group::Diagonals,
@@ -242,7 +289,7 @@ mod tests {
         assert_eq!(patterns(12).len(), 3 + 5 + 7);
         // The fit keeps an index within a pattern's table in 16 bits; every square is on the
         // board.
-        for n in [6, 8, 10, 12] {
+        for n in [6, 8, 9, 10, 12] {
             assert!(patterns(n).iter().all(|p| pow3(p.squares.len()) <= 1 << 16));
             assert!(
                 patterns(n)
@@ -250,6 +297,18 @@ mod tests {
                     .all(|p| p.squares.iter().all(|&(r, c)| r < n && c < n))
             );
         }
+        // Lehto 9x9: the edge and rows 2-5 whole (the middle row twice: its row and column),
+        // three 3x3 windows (the centre once), diagonals 9..4.
+        let lehto = patterns(9);
+        let counts: Vec<usize> = (0..lehto.len())
+            .map(|p| {
+                instances(9, &lehto)
+                    .iter()
+                    .filter(|i| i.pattern == p)
+                    .count()
+            })
+            .collect();
+        assert_eq!(counts, vec![4, 4, 4, 4, 2, 4, 4, 1, 2, 4, 4, 4, 4, 4]);
         // A window placed at both ends of a 12x12 edge: 8 placements.
         let edge = &patterns(12)[0];
         assert_eq!(placements(12, edge).len(), 8);

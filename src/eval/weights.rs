@@ -64,9 +64,9 @@ pub struct Weights {
     pub values: Vec<i16>,
 }
 
-/// The board sides the pattern evaluation supports.
+/// The board sides the pattern evaluation supports: Othello's 6, 8, 10 and 12, Lehto's 9.
 pub fn supported(size: usize) -> bool {
-    matches!(size, 6 | 8 | 10 | 12)
+    matches!(size, 6 | 8 | 9 | 10 | 12)
 }
 
 /// A phase of a board of side `size` spans 2^shift empty counts: 4 up to 8×8, 8 on the larger
@@ -249,7 +249,7 @@ mod tests {
             bytes.len()
         );
         assert_eq!(Weights::from_bytes(&bytes), Ok(zero));
-        for size in [10, 12] {
+        for size in [9, 10, 12] {
             let mut w = Weights::zero(size).unwrap();
             assert_eq!(w.phases, phase_count(size));
             let last = w.values.len() - 1;
@@ -260,11 +260,16 @@ mod tests {
 
     #[test]
     fn phases_cover_every_empty_count() {
-        for size in [6, 8, 10, 12] {
+        for size in [6, 8, 9, 10, 12] {
             let (shift, phases) = (phase_shift(size), phase_count(size));
-            let used: std::collections::BTreeSet<usize> = (0..=size * size - 4)
-                .map(|e| phase_of(e, shift, phases))
-                .collect();
+            // Lehto's positions go down to 0 empties from a full board's worth.
+            let most = if size % 2 == 1 {
+                size * size
+            } else {
+                size * size - 4
+            };
+            let used: std::collections::BTreeSet<usize> =
+                (0..=most).map(|e| phase_of(e, shift, phases)).collect();
             assert_eq!(used, (0..phases).collect());
         }
         assert_eq!(phase_count(8), 16);

@@ -202,11 +202,7 @@ pub fn fit<P: Evaluate>(
             .filter_map(|s| {
                 let pos = P::from_discs(s.player, s.opponent, crate::rules::Color::Black).ok()?;
                 let empties = squares - (s.player | s.opponent).count() as usize;
-                let mine = pos.placements().count();
-                let theirs = P::from_discs(s.opponent, s.player, crate::rules::Color::Black)
-                    .ok()?
-                    .placements()
-                    .count();
+                let (mine, theirs) = pos.pattern_scalars();
                 let f = model.features(s.player, s.opponent, mine, theirs);
                 Some(Found {
                     phase: phase_of(empties, shift, phases),
