@@ -228,6 +228,21 @@ fn bench_counts_the_same_nodes_every_run() {
     assert_eq!(words.len(), 4, "{sa}");
     assert_eq!((words[1], words[3]), ("nodes", "nps"));
     assert_eq!(words[0], sb.split_whitespace().next().unwrap());
+    // The evaluation's own cost, board by board: `evaluation BOARD ns N positions P`.
+    let text = stdout(&a);
+    for board in ["othello 8x8", "othello 10x10", "lehto 9x9"] {
+        let line = text
+            .lines()
+            .find(|l| l.starts_with(&format!("evaluation {board} ns ")))
+            .unwrap_or_else(|| panic!("no {board} evaluation line in {text}"));
+        let words: Vec<&str> = line.split_whitespace().collect();
+        let ns: f64 = words[words.len() - 3].parse().unwrap();
+        assert!(ns > 0.0 && ns < 1e6, "{line}");
+        assert!(
+            words[words.len() - 1].parse::<usize>().unwrap() > 100,
+            "{line}"
+        );
+    }
 }
 
 #[test]
@@ -249,7 +264,12 @@ fn bench_searches_the_positions_of_a_file() {
         "{}",
         String::from_utf8_lossy(&out.stderr)
     );
-    let lines: Vec<String> = stdout(&out).lines().map(str::to_string).collect();
+    // The two positions, the evaluation's timings, the signature.
+    let lines: Vec<String> = stdout(&out)
+        .lines()
+        .filter(|l| !l.starts_with("evaluation "))
+        .map(str::to_string)
+        .collect();
     assert_eq!(lines.len(), 3, "{lines:?}");
     assert!(lines[0].starts_with("position 1 depth 5 "), "{}", lines[0]);
     let own = othel(&["bench", "--depth", "5"]);

@@ -168,7 +168,8 @@ pub enum Command {
         #[command(subcommand)]
         command: train_commands::TrainCommand,
     },
-    /// Searches a fixed list of positions to a fixed depth; the last line is
+    /// Searches a fixed list of positions to a fixed depth, then times the static evaluation on
+    /// each board with trained weights (`evaluation BOARD ns N positions P`); the last line is
     /// `<nodes> nodes <nps> nps` (the node count is the same on every run with one thread).
     #[command(mut_arg("threads", |a| a.help("Search threads, 1-256 (default: 1, whose node count is the same on every run)")))]
     Bench {

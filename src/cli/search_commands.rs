@@ -2,9 +2,9 @@
 
 use super::{CliError, EngineArgs, read_transcripts};
 use crate::eval::{DISC, Evaluate};
-use crate::rules::geometry::Size8;
+use crate::rules::geometry::{Size6, Size8, Size9, Size10, Size12};
 use crate::rules::notation::{self, ObfLine, Setup};
-use crate::rules::{Game, Move, Othello};
+use crate::rules::{Game, Lehto, Move, Othello, Position};
 use crate::search::{Limits, Precision, Report, SearchResult, Searcher, format_score_of};
 use crate::with_position_type;
 use std::path::Path;
@@ -156,7 +156,8 @@ const BENCH_GAMES: [&str; 8] = [
     "d3c3e6d6b3d2e1d1c2b4d7d8b2a3c6f6e8c5c1c7b6b7b5a7a8e3c4e7a4b8",
 ];
 
-/// `othel bench`: a fixed search of fixed positions; prints a line a position and the signature.
+/// `othel bench`: a fixed search of fixed positions; prints a line a position, the static
+/// evaluation's time per position on each board with trained weights, and the signature.
 pub fn bench(depth: u32, positions: Option<&Path>, engine: &EngineArgs) -> Result<(), CliError> {
     let games: Vec<Vec<Move>> = match positions {
         None => BENCH_GAMES
@@ -189,6 +190,12 @@ pub fn bench(depth: u32, positions: Option<&Path>, engine: &EngineArgs) -> Resul
         nodes += result.nodes;
     }
     let secs = started.elapsed().as_secs_f64();
+    // The evaluation's cost apart from the search's, on every board with trained weights.
+    print_evaluation_speed::<Othello<Size8>>("othello 8x8");
+    print_evaluation_speed::<Othello<Size6>>("othello 6x6");
+    print_evaluation_speed::<Othello<Size10>>("othello 10x10");
+    print_evaluation_speed::<Othello<Size12>>("othello 12x12");
+    print_evaluation_speed::<Lehto<Size9>>("lehto 9x9");
     let nps = if secs > 0.0 {
         (nodes as f64 / secs) as u64
     } else {
@@ -196,4 +203,48 @@ pub fn bench(depth: u32, positions: Option<&Path>, engine: &EngineArgs) -> Resul
     };
     println!("{nodes} nodes {nps} nps");
     Ok(())
+}
+
+/// Prints `evaluation BOARD ns N positions P`: the static evaluation's mean time over the positions
+/// of seeded random games of `P`'s board (each evaluated again and again, with its weights in
+/// cache, as the search's leaves mostly find them).
+fn print_evaluation_speed<P: Evaluate>(board: &str) {
+    let positions = random_positions::<P>(8);
+    let rounds = (400_000 / positions.len().max(1)).max(1);
+    // Once for the weights to be read in, then timed.
+    let mut sum = positions.iter().map(|p| p.evaluate() as i64).sum::<i64>();
+    let started = Instant::now();
+    for _ in 0..rounds {
+        for p in &positions {
+            sum += std::hint::black_box(p).evaluate() as i64;
+        }
+    }
+    let ns = started.elapsed().as_nanos() as f64 / (rounds * positions.len()).max(1) as f64;
+    std::hint::black_box(sum);
+    println!(
+        "evaluation {board} ns {ns:.1} positions {}",
+        positions.len()
+    );
+}
+
+/// The positions of `games` games of uniformly random moves on `P`'s board, the same every run.
+fn random_positions<P: Position>(games: u64) -> Vec<P> {
+    let mut out = Vec::new();
+    for game in 0..games {
+        let mut x = 0x9E37_79B9_7F4A_7C15u64 ^ (game + 1).wrapping_mul(0x2545_F491_4F6C_DD1D);
+        let mut pos = P::start();
+        while !pos.is_game_over() {
+            if pos.must_pass() {
+                pos = pos.play_pass_unchecked();
+                continue;
+            }
+            out.push(pos);
+            let moves = pos.legal_moves();
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            pos = pos.play_unchecked(moves[(x % moves.len() as u64) as usize]);
+        }
+    }
+    out
 }
