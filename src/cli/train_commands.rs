@@ -23,8 +23,8 @@ use std::sync::mpsc;
 use std::time::Instant;
 
 /// Runs `$body` with `$P` the position type of a board side with a pattern evaluation (Othello on
-/// 6, 8, 10 or 12, Lehto on 9; checked before). `with_position_type!` would build the self-play and the fit
-/// for every variant and size, of which these four can use them.
+/// 6, 8, 10 or 12, Lehto on 9; checked before). `with_position_type!` would build the self-play
+/// and the fit for every variant and size, of which these five can use them.
 macro_rules! with_trained_board {
     ($size:expr, $P:ident => $body:expr) => {
         match $size {

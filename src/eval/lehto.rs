@@ -148,3 +148,53 @@ fn clamp<G: Geometry>(score: i32) -> i32 {
     let bound = (G::SQUARES as i32 - 1) * DISC;
     score.clamp(-bound, bound)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::geometry::{Size5, Size9};
+    use crate::rules::notation::Setup;
+    use crate::rules::symmetry::Symmetry;
+
+    /// Positions along seeded random games (a swap among the moves drawn).
+    fn positions<G: LehtoGeometry>(games: u64) -> Vec<Lehto<G>> {
+        let mut out = Vec::new();
+        for game in 0..games {
+            let mut x = 0x9E37_79B9_7F4A_7C15u64 ^ (game + 1).wrapping_mul(0x2545_F491_4F6C_DD1D);
+            let mut pos = Lehto::<G>::start();
+            while !pos.is_game_over() {
+                out.push(pos);
+                let moves = pos.legal_moves();
+                x ^= x << 13;
+                x ^= x >> 7;
+                x ^= x << 17;
+                pos = pos.play_unchecked(moves[(x % moves.len() as u64) as usize]);
+            }
+        }
+        out
+    }
+
+    fn check<G: LehtoGeometry>(trained: bool) {
+        assert_eq!(super::trained::<G>().is_some(), trained, "{}", G::SIZE);
+        for pos in positions::<G>(10) {
+            let score = pos.evaluate();
+            let terms: i32 = pos.terms().as_ref().iter().map(|t| t.value).sum();
+            assert_eq!(terms, score);
+            assert!(score.abs() < G::SQUARES as i32 * DISC);
+            // What the weights correct is the baseline.
+            let baseline: i32 = pos.terms().as_ref()[..4].iter().map(|t| t.value).sum();
+            assert_eq!(pos.untrained_part(), baseline);
+            let setup = Setup::from_position(&pos);
+            for sym in Symmetry::all() {
+                let image: Lehto<G> = setup.transformed(sym).to_position().unwrap();
+                assert_eq!(image.evaluate(), score, "{sym:?} of {setup}");
+            }
+        }
+    }
+
+    #[test]
+    fn the_evaluation_is_the_same_under_every_symmetry_and_sums_its_terms() {
+        check::<Size9>(true);
+        check::<Size5>(false);
+    }
+}

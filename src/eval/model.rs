@@ -250,6 +250,7 @@ fn embedded(size: usize) -> Option<&'static [u8]> {
     match size {
         6 => Some(include_bytes!("../../weights/othello-6.weights")),
         8 => Some(include_bytes!("../../weights/othello-8.weights")),
+        9 => Some(include_bytes!("../../weights/lehto-9.weights")),
         10 => Some(include_bytes!("../../weights/othello-10.weights")),
         12 => Some(include_bytes!("../../weights/othello-12.weights")),
         _ => None,

@@ -1,7 +1,7 @@
 //! The patterns of the trained Othello evaluation: groups of squares (an edge with its two
 //! X-squares, a 3×3 and a 2×5 corner block, the inner rows, the diagonals) whose every combination
 //! of discs carries a learned weight (the idea of Buro's Logistello, followed by Edax and
-//! Egaroucid). Each pattern is written once, for the top-left corner or the top edge, and placed
+//! Egaroucid), and of Lehto's on 9×9 (whole lines and 3×3 windows). Each pattern is written once, for the top-left corner or the top edge, and placed
 //! on the board under the 8 symmetries of the square; the images that cover the same squares are
 //! one instance.
 //!
@@ -54,8 +54,8 @@ impl Group {
 pub const MAX_SQUARES: usize = 10;
 
 /// The patterns of an n×n board: Othello's (n even, 6 ≤ n ≤ 12), or Lehto's on 9×9
-/// ([`lehto_patterns`]). Up to 8×8 the edge pattern is the whole
-/// edge with its two X-squares and the lines and diagonals are whole; on larger boards every
+/// ([`lehto_patterns`]). Up to 8×8 Othello's edge pattern is the whole edge with its two
+/// X-squares and the lines and diagonals are whole; on larger boards every
 /// pattern is cut to its first [`MAX_SQUARES`] squares from the corner or edge it starts at (a
 /// window its 8 placements put at each end), and diagonals longer than that are left out.
 pub fn patterns(n: usize) -> Vec<Pattern> {
