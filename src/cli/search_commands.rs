@@ -1,10 +1,10 @@
 //! The subcommands that search: `analyze`, `solve` and `bench`.
 
 use super::{CliError, EngineArgs, read_transcripts};
-use crate::eval::{DISC, Evaluate};
+use crate::eval::{DISC, Evaluate, random_positions};
 use crate::rules::geometry::{Size6, Size8, Size9, Size10, Size12};
 use crate::rules::notation::{self, ObfLine, Setup};
-use crate::rules::{Game, Lehto, Move, Othello, Position};
+use crate::rules::{Game, Lehto, Move, Othello};
 use crate::search::{Limits, Precision, Report, SearchResult, Searcher, format_score_of};
 use crate::with_position_type;
 use std::path::Path;
@@ -225,26 +225,4 @@ fn print_evaluation_speed<P: Evaluate>(board: &str) {
         "evaluation {board} ns {ns:.1} positions {}",
         positions.len()
     );
-}
-
-/// The positions of `games` games of uniformly random moves on `P`'s board, the same every run.
-fn random_positions<P: Position>(games: u64) -> Vec<P> {
-    let mut out = Vec::new();
-    for game in 0..games {
-        let mut x = 0x9E37_79B9_7F4A_7C15u64 ^ (game + 1).wrapping_mul(0x2545_F491_4F6C_DD1D);
-        let mut pos = P::start();
-        while !pos.is_game_over() {
-            if pos.must_pass() {
-                pos = pos.play_pass_unchecked();
-                continue;
-            }
-            out.push(pos);
-            let moves = pos.legal_moves();
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
-            pos = pos.play_unchecked(moves[(x % moves.len() as u64) as usize]);
-        }
-    }
-    out
 }

@@ -156,27 +156,10 @@ mod tests {
     use crate::rules::notation::Setup;
     use crate::rules::symmetry::Symmetry;
 
-    /// Positions along seeded random games (a swap among the moves drawn).
-    fn positions<G: LehtoGeometry>(games: u64) -> Vec<Lehto<G>> {
-        let mut out = Vec::new();
-        for game in 0..games {
-            let mut x = 0x9E37_79B9_7F4A_7C15u64 ^ (game + 1).wrapping_mul(0x2545_F491_4F6C_DD1D);
-            let mut pos = Lehto::<G>::start();
-            while !pos.is_game_over() {
-                out.push(pos);
-                let moves = pos.legal_moves();
-                x ^= x << 13;
-                x ^= x >> 7;
-                x ^= x << 17;
-                pos = pos.play_unchecked(moves[(x % moves.len() as u64) as usize]);
-            }
-        }
-        out
-    }
-
     fn check<G: LehtoGeometry>(trained: bool) {
         assert_eq!(super::trained::<G>().is_some(), trained, "{}", G::SIZE);
-        for pos in positions::<G>(10) {
+        // Random games (a swap among the moves drawn).
+        for pos in crate::eval::random_positions::<Lehto<G>>(10) {
             let score = pos.evaluate();
             let terms: i32 = pos.terms().as_ref().iter().map(|t| t.value).sum();
             assert_eq!(terms, score);

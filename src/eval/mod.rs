@@ -81,6 +81,29 @@ pub trait Evaluate: Position {
     }
 }
 
+/// The positions of `games` games of uniformly random moves on `P`'s board, the same every run:
+/// what `othel bench` times the evaluation on and the evaluation's tests check it on.
+pub fn random_positions<P: Position>(games: u64) -> Vec<P> {
+    let mut out = Vec::new();
+    for game in 0..games {
+        let mut x = 0x9E37_79B9_7F4A_7C15u64 ^ (game + 1).wrapping_mul(0x2545_F491_4F6C_DD1D);
+        let mut pos = P::start();
+        while !pos.is_game_over() {
+            if pos.must_pass() {
+                pos = pos.play_pass_unchecked();
+                continue;
+            }
+            out.push(pos);
+            let moves = pos.legal_moves();
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            pos = pos.play_unchecked(moves[(x % moves.len() as u64) as usize]);
+        }
+    }
+    out
+}
+
 /// Interpolates between an opening weight and an endgame weight by the share of empty squares.
 #[inline(always)]
 pub(crate) fn phased(opening: i32, endgame: i32, empties: i32, squares: i32) -> i32 {

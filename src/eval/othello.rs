@@ -267,24 +267,6 @@ mod tests {
     use crate::rules::notation::Setup;
     use crate::rules::symmetry::Symmetry;
 
-    /// Positions along seeded random games.
-    fn positions<G: OthelloGeometry>(games: u64) -> Vec<Othello<G>> {
-        let mut out = Vec::new();
-        for game in 0..games {
-            let mut x = 0x9E37_79B9_7F4A_7C15u64 ^ game.wrapping_mul(0x2545_F491_4F6C_DD1D);
-            let mut pos = Othello::<G>::start();
-            while !pos.is_game_over() {
-                out.push(pos);
-                let moves = pos.legal_moves();
-                x ^= x << 13;
-                x ^= x >> 7;
-                x ^= x << 17;
-                pos = pos.play_unchecked(moves[(x % moves.len() as u64) as usize]);
-            }
-        }
-        out
-    }
-
     fn check<G: OthelloGeometry>(trained: bool) {
         assert_eq!(
             super::trained::<G>().is_some(),
@@ -293,7 +275,7 @@ mod tests {
             G::SIZE,
             G::SIZE
         );
-        for pos in positions::<G>(20) {
+        for pos in crate::eval::random_positions::<Othello<G>>(20) {
             let score = pos.evaluate();
             let terms: i32 = pos.terms().as_ref().iter().map(|t| t.value).sum();
             assert_eq!(terms, score);
