@@ -3,10 +3,10 @@
 //! trained pattern evaluation ([`super::model`], Lehto's own patterns: whole lines and 3×3
 //! windows) when it has weights.
 
-use super::model::{Model, model};
+use super::model::trained;
 use super::patterns::Group;
-use super::{DISC, Evaluate, Term, TermList};
-use crate::rules::geometry::{Geometry, neighbours};
+use super::{DISC, Evaluate, Term, TermList, clamp_to_scores};
+use crate::rules::geometry::neighbours;
 use crate::rules::lehto::{Lehto, LehtoGeometry, first_waves};
 use crate::rules::{Bits, Position};
 
@@ -16,12 +16,6 @@ struct Baseline {
     terms: [Term; 4],
     my_threats: u32,
     their_threats: u32,
-}
-
-/// The trained correction of the board `G`, if it has weights.
-#[inline(always)]
-fn trained<G: Geometry>() -> Option<&'static Model<G::Bits>> {
-    model::<G::Bits>(G::SIZE)
 }
 
 /// What the trained correction's terms are called.
@@ -103,7 +97,7 @@ impl<G: LehtoGeometry> Evaluate for Lehto<G> {
         }
         // The sum is clamped as in `evaluate`.
         let total: i32 = terms.iter().map(|t| t.value).sum();
-        terms[9].value += clamp::<G>(total) - total;
+        terms[9].value += clamp_to_scores::<G>(total) - total;
         TermList::new(terms, 10)
     }
 
@@ -112,7 +106,7 @@ impl<G: LehtoGeometry> Evaluate for Lehto<G> {
         let baseline = self.baseline();
         let sum = baseline.terms.iter().map(|t| t.value).sum();
         match trained::<G>() {
-            Some(model) => clamp::<G>(
+            Some(model) => clamp_to_scores::<G>(
                 sum + model.evaluate(
                     self.player(),
                     self.opponent(),
@@ -140,13 +134,6 @@ impl<G: LehtoGeometry> Evaluate for Lehto<G> {
         // After the move, the mover is the opponent: more material for it first.
         self.opponent().count() as i32 - self.player().count() as i32
     }
-}
-
-/// Keeps a heuristic score inside the range of final scores.
-#[inline(always)]
-fn clamp<G: Geometry>(score: i32) -> i32 {
-    let bound = (G::SQUARES as i32 - 1) * DISC;
-    score.clamp(-bound, bound)
 }
 
 #[cfg(test)]

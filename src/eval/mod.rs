@@ -10,6 +10,7 @@ pub mod patterns;
 pub mod weights;
 
 use crate::rules::Position;
+use crate::rules::geometry::Geometry;
 
 /// One named term of an evaluation, for display.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -102,6 +103,13 @@ pub fn random_positions<P: Position>(games: u64) -> Vec<P> {
         }
     }
     out
+}
+
+/// Keeps a heuristic score of the board `G` inside the range of final scores.
+#[inline(always)]
+pub(crate) fn clamp_to_scores<G: Geometry>(score: i32) -> i32 {
+    let bound = (G::SQUARES as i32 - 1) * DISC;
+    score.clamp(-bound, bound)
 }
 
 /// Interpolates between an opening weight and an endgame weight by the share of empty squares.

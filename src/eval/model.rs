@@ -6,6 +6,7 @@ use super::patterns::{Group, Instance, instances, patterns, pow3};
 use super::weights::{SCALARS, Weights, WeightsError, layout, phase_of, phase_shift};
 use crate::rules::Bits;
 use crate::rules::bits::{Wide, from_squares};
+use crate::rules::geometry::Geometry;
 use std::any::Any;
 use std::sync::OnceLock;
 
@@ -299,6 +300,12 @@ pub fn model<B: Bits>(size: usize) -> Option<&'static Model<B>> {
             }
         })
         .as_ref()
+}
+
+/// The pattern evaluation of the board `G`, when it has trained weights.
+#[inline(always)]
+pub fn trained<G: Geometry>() -> Option<&'static Model<G::Bits>> {
+    model::<G::Bits>(G::SIZE)
 }
 
 /// Why weights could not be installed.

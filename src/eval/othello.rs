@@ -3,9 +3,9 @@
 //! corners, X- and C-squares beside empty corners, edge-anchored stable discs and parity, weighted
 //! by the game's phase (the share of empty squares).
 
-use super::model::{Model, model};
+use super::model::trained;
 use super::patterns::Group;
-use super::{DISC, Evaluate, Term, TermList, phased};
+use super::{DISC, Evaluate, Term, TermList, clamp_to_scores, phased};
 use crate::rules::geometry::{Geometry, neighbours};
 use crate::rules::othello::{Othello, OthelloGeometry};
 use crate::rules::{Bits, Position};
@@ -66,12 +66,6 @@ fn edge_stable<G: Geometry>(discs: G::Bits) -> u32 {
         }
     }
     stable.count()
-}
-
-/// The trained evaluation of the board `G`, if it has weights.
-#[inline(always)]
-fn trained<G: Geometry>() -> Option<&'static Model<G::Bits>> {
-    model::<G::Bits>(G::SIZE)
 }
 
 /// Whether the trained weights of the board `G` are a correction to the baseline rather than the
@@ -194,7 +188,7 @@ impl<G: OthelloGeometry> Evaluate for Othello<G> {
                 }
                 // The sum is clamped as in `evaluate`.
                 let total: i32 = terms.iter().map(|t| t.value).sum();
-                terms[5].value += clamp::<G>(total) - total;
+                terms[5].value += clamp_to_scores::<G>(total) - total;
                 TermList::new(terms, len)
             }
             None => {
@@ -210,7 +204,7 @@ impl<G: OthelloGeometry> Evaluate for Othello<G> {
         match trained::<G>() {
             Some(model) => {
                 let (p, o, e, mine, theirs) = self.model_inputs();
-                clamp::<G>(model.evaluate(p, o, e, mine, theirs) + self.untrained_part())
+                clamp_to_scores::<G>(model.evaluate(p, o, e, mine, theirs) + self.untrained_part())
             }
             None => self.baseline_terms().iter().map(|t| t.value).sum(),
         }
@@ -251,13 +245,6 @@ impl<G: OthelloGeometry> Evaluate for Othello<G> {
         let potential = (neighbours::<G>(self.opponent()) & self.empties()).count() as i32;
         -16 * replies.count() as i32 + 24 * mover_corners - 24 * reply_corners - 4 * potential
     }
-}
-
-/// Keeps a heuristic score inside the range of final scores.
-#[inline(always)]
-fn clamp<G: Geometry>(score: i32) -> i32 {
-    let bound = (G::SQUARES as i32 - 1) * DISC;
-    score.clamp(-bound, bound)
 }
 
 #[cfg(test)]

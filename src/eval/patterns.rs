@@ -91,7 +91,14 @@ pub fn patterns(n: usize) -> Vec<Pattern> {
             squares: (0..window).map(|c| (row, c)).collect(),
         });
     }
-    const DIAGONAL_NAMES: [&str; 7] = [
+    list.extend(diagonals(n, window));
+    list
+}
+
+/// The diagonals of the n×n board from length `longest` down to 4, each from the top edge to the
+/// right edge (cutting off the top-right corner; its images cut off the others).
+fn diagonals(n: usize, longest: usize) -> impl Iterator<Item = Pattern> {
+    const NAMES: [&str; 7] = [
         "diagonal 4",
         "diagonal 5",
         "diagonal 6",
@@ -100,14 +107,11 @@ pub fn patterns(n: usize) -> Vec<Pattern> {
         "diagonal 9",
         "diagonal 10",
     ];
-    for len in (4..=window).rev() {
-        list.push(Pattern {
-            name: DIAGONAL_NAMES[len - 4],
-            group: Group::Diagonals,
-            squares: (0..len).map(|i| (i, i + n - len)).collect(),
-        });
-    }
-    list
+    (4..=longest).rev().map(move |len| Pattern {
+        name: NAMES[len - 4],
+        group: Group::Diagonals,
+        squares: (0..len).map(|i| (i, i + n - len)).collect(),
+    })
 }
 
 /// The patterns of Lehto on the odd n×n board (n ≤ 9): every line whole, since a palindrome is
@@ -135,21 +139,7 @@ pub fn lehto_patterns(n: usize) -> Vec<Pattern> {
     list.push(window("corner 3x3", 0, 0));
     list.push(window("edge 3x3", 0, n / 2 - 1));
     list.push(window("centre 3x3", n / 2 - 1, n / 2 - 1));
-    const DIAGONAL_NAMES: [&str; 6] = [
-        "diagonal 4",
-        "diagonal 5",
-        "diagonal 6",
-        "diagonal 7",
-        "diagonal 8",
-        "diagonal 9",
-    ];
-    for len in (4..=n).rev() {
-        list.push(Pattern {
-            name: DIAGONAL_NAMES[len - 4],
-            group: Group::Diagonals,
-            squares: (0..len).map(|i| (i, i + n - len)).collect(),
-        });
-    }
+    list.extend(diagonals(n, n));
     list
 }
 

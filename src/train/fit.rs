@@ -366,29 +366,17 @@ mod tests {
 
     /// Positions of a few random 6x6 games, labelled by a made-up rule (the disc difference).
     fn samples() -> Vec<Sample> {
-        let mut out = Vec::new();
-        let mut x = 12345u64;
-        for _ in 0..40 {
-            let mut pos = Othello::<Size6>::start();
-            while !pos.is_game_over() {
-                if pos.must_pass() {
-                    pos = pos.play_pass_unchecked();
-                    continue;
-                }
+        crate::eval::random_positions::<Othello<Size6>>(40)
+            .into_iter()
+            .map(|pos| {
                 let (p, o) = (pos.player(), pos.opponent());
-                out.push(Sample {
+                Sample {
                     player: p,
                     opponent: o,
                     score: (p.count_ones() as i32 - o.count_ones() as i32) as i8,
-                });
-                let moves = pos.legal_moves();
-                x ^= x << 13;
-                x ^= x >> 7;
-                x ^= x << 17;
-                pos = pos.play_unchecked(moves[(x % moves.len() as u64) as usize]);
-            }
-        }
-        out
+                }
+            })
+            .collect()
     }
 
     fn options(lambda: f64, smooth: f64, prior: Option<Weights>) -> FitOptions {
