@@ -398,8 +398,9 @@ fn peak_rss_mb(pid: u32) -> f64 {
 #[cfg(target_os = "linux")]
 #[test]
 fn memory_stays_within_the_hash_size_on_every_board() {
-    // A table is made at once but costs memory only where searches touch it: a huge table asked
-    // for and dropped costs nothing, and with hash=N a long search stays under N + 64 MB.
+    // A table is made at once but costs memory only once it is touched (by `isready`, `newgame`
+    // or a search): a huge table asked for and replaced before that costs nothing, and with
+    // hash=N a long search stays under N + 64 MB.
     for (variant, size) in [
         ("othello", 8),
         ("othello", 12),
@@ -408,13 +409,16 @@ fn memory_stays_within_the_hash_size_on_every_board() {
     ] {
         let mut engine = Engine::start();
         engine.send("setoption hash=4096");
-        engine.send("isready");
-        assert_eq!(engine.expect_line(Duration::from_secs(20)), "readyok");
-        let untouched = peak_rss_mb(engine.child.id());
-        assert!(untouched < 64.0, "{untouched:.1} MB after hash=4096");
         engine.send(&format!(
             "setoption hash=8 threads=2 book=off variant={variant} size={size}"
         ));
+        engine.send("isready");
+        assert_eq!(engine.expect_line(Duration::from_secs(20)), "readyok");
+        let untouched = peak_rss_mb(engine.child.id());
+        assert!(
+            untouched < 64.0,
+            "{untouched:.1} MB after hash=4096, then 8"
+        );
         engine.send("position startpos");
         engine.send("go movetime 1500");
         engine.until("bestmove", Duration::from_secs(30));
@@ -423,8 +427,15 @@ fn memory_stays_within_the_hash_size_on_every_board() {
             peak < 8.0 + 64.0,
             "{variant} {size}x{size}: peak {peak:.1} MB with hash=8"
         );
-        // The table is used: the same search with a 64 MB table reaches further into memory.
+        // `isready` brings a new table's pages in, so that the search does not pay for them.
         engine.send("setoption hash=64");
+        engine.send("isready");
+        assert_eq!(engine.expect_line(Duration::from_secs(20)), "readyok");
+        let ready = peak_rss_mb(engine.child.id());
+        assert!(
+            ready > peak + 48.0,
+            "{variant} {size}x{size}: {ready:.1} MB after hash=64 and isready, {peak:.1} MB before"
+        );
         engine.send("go movetime 1500");
         engine.until("bestmove", Duration::from_secs(30));
         let bigger = peak_rss_mb(engine.child.id());

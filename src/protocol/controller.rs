@@ -152,6 +152,7 @@ impl Controller {
             Command::Othel => self.identify(),
             Command::IsReady => {
                 self.session.load_evaluation();
+                self.searcher.prepare();
                 self.out.line("readyok");
             }
             Command::Stop => self.stop.store(true, Relaxed),
@@ -175,6 +176,7 @@ impl Controller {
             }
             Command::NewGame => {
                 self.searcher.clear();
+                self.searcher.prepare();
                 self.session = new_session(self.options.kind);
                 self.session.load_evaluation();
             }

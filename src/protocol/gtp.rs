@@ -246,6 +246,7 @@ impl GtpEngine {
                 self.session = new_session(self.session.kind());
                 self.history.clear();
                 self.session.load_evaluation();
+                self.searcher.prepare();
                 Ok(String::new())
             }
             ("komi", [komi]) => komi

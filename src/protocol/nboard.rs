@@ -426,6 +426,7 @@ impl NboardEngine {
             NboardCommand::Go => self.go(),
             NboardCommand::Ping(n) => {
                 self.session.load_evaluation();
+                self.searcher.prepare();
                 self.out.line(format!("pong {n}"));
             }
             NboardCommand::Learn => self.learn(),

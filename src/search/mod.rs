@@ -229,6 +229,12 @@ impl Searcher {
         self.tt.clear();
     }
 
+    /// Makes the table's memory resident, ready for a search (see
+    /// [`TranspositionTable::make_resident`]).
+    pub fn prepare(&self) {
+        self.tt.make_resident();
+    }
+
     /// Searches `pos` to `limits`, calling `on_report` after each iteration; ends early when
     /// `stop` is set.
     pub fn search<P: Evaluate>(
