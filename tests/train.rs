@@ -331,6 +331,164 @@ fn bad_training_input_is_an_error() {
     std::fs::remove_dir_all(&dir).ok();
 }
 
+#[test]
+fn train_label_writes_a_test_set_of_exact_or_searched_scores() {
+    let dir = scratch("label");
+    let games = dir.join("six.games");
+    let games_s = games.to_str().unwrap();
+    let out = othel(&[
+        "train",
+        "gen",
+        "--size",
+        "6",
+        "--games",
+        "20",
+        "--depth",
+        "2",
+        "--solve",
+        "8",
+        "--threads",
+        "2",
+        "--hash",
+        "4",
+        "--out",
+        games_s,
+    ]);
+    assert_succeeded(&out);
+
+    let exact = dir.join("exact.samples");
+    let label = |empties: &str, how: &[&str], file: &PathBuf| {
+        othel(
+            &[
+                &[
+                    "train",
+                    "label",
+                    games_s,
+                    "--size",
+                    "6",
+                    "--empties",
+                    empties,
+                ][..],
+                &["--count", "15", "--threads", "2", "--hash", "4", "--out"],
+                &[file.to_str().unwrap()],
+                how,
+            ]
+            .concat(),
+        )
+    };
+    let out = label("10-12", &["--exact"], &exact);
+    assert_succeeded(&out);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.starts_with("15 positions labelled (exact)"), "{text}");
+    let set = samples::read(std::fs::read(&exact).unwrap().as_slice(), 6).unwrap();
+    assert_eq!(set.len(), 15);
+    // Every label is the exact score (the games' own labels before their solve point at 8
+    // empties are results of play, which an exact solve need not equal).
+    let searcher = Searcher::new(1, 4).unwrap();
+    let stop = AtomicBool::new(false);
+    let solve = Limits {
+        exact: true,
+        ..Limits::default()
+    };
+    for s in &set {
+        let empties = 36 - (s.player | s.opponent).count_ones();
+        assert!((10..=12).contains(&empties), "{empties} empties");
+        let pos = Othello::<Size6>::from_discs(s.player, s.opponent, Color::Black).unwrap();
+        let result = searcher.search(&pos, &solve, &stop, &mut |_| {});
+        assert_eq!(result.score, s.score as i32 * DISC, "{s:?}");
+    }
+    // The same choice on every run; a search's labels are its scores; eval reads the set.
+    let deep = dir.join("deep.samples");
+    assert_succeeded(&label("10-12", &["--depth", "3"], &deep));
+    let searched = samples::read(std::fs::read(&deep).unwrap().as_slice(), 6).unwrap();
+    let discs = |s: &samples::Sample| (s.player, s.opponent);
+    assert_eq!(
+        searched.iter().map(discs).collect::<Vec<_>>(),
+        set.iter().map(discs).collect::<Vec<_>>()
+    );
+    assert_ne!(
+        searched.iter().map(|s| s.score).collect::<Vec<_>>(),
+        set.iter().map(|s| s.score).collect::<Vec<_>>(),
+        "a depth-3 search is not a solve"
+    );
+    let out = othel(&["train", "eval", exact.to_str().unwrap(), "--size", "6"]);
+    assert_succeeded(&out);
+    assert!(
+        String::from_utf8_lossy(&out.stdout).contains("all            15"),
+        "{}",
+        String::from_utf8_lossy(&out.stdout)
+    );
+    // Bad requests are refused with a reason.
+    refused(
+        &[
+            "train",
+            "label",
+            games_s,
+            "--size",
+            "6",
+            "--empties",
+            "12-10",
+            "--count",
+            "1",
+            "--exact",
+            "--out",
+            "/dev/null",
+        ],
+        "range",
+    );
+    refused(
+        &[
+            "train",
+            "label",
+            games_s,
+            "--size",
+            "6",
+            "--empties",
+            "30",
+            "--count",
+            "1",
+            "--exact",
+            "--out",
+            "/dev/null",
+        ],
+        "no positions with 30-30 empty squares",
+    );
+    refused(
+        &[
+            "train",
+            "label",
+            games_s,
+            "--size",
+            "10",
+            "--empties",
+            "30",
+            "--count",
+            "1",
+            "--exact",
+            "--out",
+            "/dev/null",
+        ],
+        "up to 8x8",
+    );
+    refused(
+        &[
+            "train",
+            "label",
+            games_s,
+            "--size",
+            "6",
+            "--empties",
+            "10",
+            "--count",
+            "1",
+            "--out",
+            "/dev/null",
+        ],
+        "--depth",
+    );
+    std::fs::remove_dir_all(&dir).ok();
+}
+
 /// The lines of a games file after its header, sorted (games land in the order they finish).
 fn game_lines(path: &std::path::Path) -> Vec<String> {
     let text = std::fs::read_to_string(path).unwrap();

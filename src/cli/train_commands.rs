@@ -1,4 +1,5 @@
-//! `othel train gen|fit`: making training samples by self-play, and fitting weights to them.
+//! `othel train gen|eval|label|fit`: making training samples by self-play, measuring the
+//! evaluation against them, labelling test sets by search, and fitting weights to them.
 
 use super::{CliError, read_transcripts};
 use crate::eval::Evaluate;
@@ -9,6 +10,7 @@ use crate::rules::{Lehto, Move, Othello};
 use crate::search::Searcher;
 use crate::shard::Shard;
 use crate::train::fit::{FitOptions, fit};
+use crate::train::label::{self, LabelBy};
 use crate::train::records::{self, GameRecord, Labels, RecordHeader};
 use crate::train::samples::{self, Sample};
 use crate::train::selfplay::{SelfPlay, play_game, random_moves};
@@ -53,7 +55,7 @@ macro_rules! with_trained_board {
 }
 
 /// How `train eval` and `train fit` label the positions of games files before the solve point.
-#[derive(Args, Debug, Clone, Copy)]
+#[derive(Args, Debug, Clone, Copy, Default)]
 pub struct LabelArgs {
     /// Label positions before the solve point with this share of the search's score, the
     /// rest the game's result (0 to 1; games files of version 2 keep the scores).
@@ -134,6 +136,42 @@ pub enum TrainCommand {
         /// How games' positions are labelled.
         #[command(flatten)]
         labels: LabelArgs,
+    },
+    /// Labels positions of games or samples files by a search of --depth plies or an exact
+    /// solve (--exact), and writes them as a samples file: a test set for `train eval` whose
+    /// labels are not the noise of the moves played after each position (boards up to 8x8).
+    Label {
+        /// Games files and samples files to take the positions from (games not used in the
+        /// fit, for a fair figure).
+        #[arg(required = true)]
+        samples: Vec<PathBuf>,
+        /// The side of the board: 6 or 8 (Othello).
+        #[arg(long, default_value_t = 8)]
+        size: usize,
+        /// Positions with this many empty squares: N or A-B.
+        #[arg(long, value_parser = empties_arg)]
+        empties: (u32, u32),
+        /// How many positions (distinct, chosen at random by --seed among those in range).
+        #[arg(long)]
+        count: usize,
+        /// Label by a search of this many plies.
+        #[arg(long, conflicts_with = "exact", required_unless_present = "exact")]
+        depth: Option<u32>,
+        /// Label by an exact solve.
+        #[arg(long)]
+        exact: bool,
+        /// Seed of the choice of positions.
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// Positions labelled at once, 1-256 (default: the machine's cores).
+        #[arg(long, value_parser = super::threads_arg)]
+        threads: Option<usize>,
+        /// Transposition table of each searcher, in MB.
+        #[arg(long, default_value_t = 64, value_parser = super::hash_arg)]
+        hash: usize,
+        /// The samples file to write (replaced).
+        #[arg(long)]
+        out: PathBuf,
     },
     /// Fits pattern weights to games and samples files by regularised least squares, phase by
     /// phase, and reports the error on held-out samples.
@@ -255,6 +293,39 @@ pub fn run(command: TrainCommand) -> Result<(), CliError> {
             });
             Ok(())
         }
+        TrainCommand::Label {
+            samples: files,
+            size,
+            empties,
+            count,
+            depth,
+            exact,
+            seed,
+            threads,
+            hash,
+            out,
+        } => {
+            if !(size == 6 || size == 8) {
+                return Err(CliError::Train(format!(
+                    "samples files hold Othello boards up to 8x8: --size 6 or 8, not {size}"
+                )));
+            }
+            let by = match depth {
+                Some(d) if !exact => LabelBy::Depth(d),
+                _ => LabelBy::Exact,
+            };
+            let threads = threads
+                .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
+            let job = LabelJob {
+                empties: empties.0..=empties.1,
+                count,
+                by,
+                seed,
+                threads,
+                hash,
+            };
+            with_trained_board!(size, P => label_files::<P>(&files, &job, &out))
+        }
         TrainCommand::Fit {
             samples: files,
             size,
@@ -349,6 +420,80 @@ fn fit_files<P: Evaluate>(
     let started = Instant::now();
     let weights = fit::<P>(&all, options, report).map_err(|e| CliError::Train(e.to_string()))?;
     Ok((weights, started))
+}
+
+/// What `train label` does to the positions it reads.
+struct LabelJob {
+    empties: std::ops::RangeInclusive<u32>,
+    count: usize,
+    by: LabelBy,
+    seed: u64,
+    threads: usize,
+    hash: usize,
+}
+
+/// Picks positions of `files`, labels them and writes them to `out` as a samples file.
+fn label_files<P: Evaluate>(files: &[PathBuf], job: &LabelJob, out: &Path) -> Result<(), CliError> {
+    let all = read_all_samples::<P>(files, LabelArgs::default())?;
+    let picked = label::pick::<P>(&all, job.empties.clone(), job.count, job.seed);
+    if picked.is_empty() {
+        return Err(CliError::Train(format!(
+            "no positions with {}-{} empty squares in the files",
+            job.empties.start(),
+            job.empties.end()
+        )));
+    }
+    if picked.len() < job.count {
+        eprintln!(
+            "only {} distinct positions with {}-{} empty squares",
+            picked.len(),
+            job.empties.start(),
+            job.empties.end()
+        );
+    }
+    let started = Instant::now();
+    let bar = ProgressBar::new(picked.len() as u64);
+    bar.set_style(
+        ProgressStyle::with_template(
+            "{elapsed_precise} [{bar:40}] {pos}/{len} positions, eta {eta}",
+        )
+        .unwrap_or_else(|_| ProgressStyle::default_bar()),
+    );
+    let labelled = label::label::<P>(&picked, job.by, job.threads, job.hash, &|| bar.inc(1))
+        .map_err(|e| CliError::Train(e.to_string()))?;
+    bar.finish_and_clear();
+    let narrow: Vec<Sample> = labelled.iter().filter_map(Sample::narrow).collect();
+    let mut bytes = samples::header(P::start().size());
+    samples::write_records(&mut bytes, &narrow)
+        .map_err(|e| CliError::File(out.to_path_buf(), e))?;
+    std::fs::write(out, bytes).map_err(|e| CliError::File(out.to_path_buf(), e))?;
+    let seconds = started.elapsed().as_secs_f64();
+    println!(
+        "{} positions labelled ({}) and written to {} in {seconds:.1} s ({:.2} positions/s)",
+        narrow.len(),
+        match job.by {
+            LabelBy::Depth(d) => format!("depth {d}"),
+            LabelBy::Exact => "exact".to_string(),
+        },
+        out.display(),
+        narrow.len() as f64 / seconds.max(1e-9)
+    );
+    Ok(())
+}
+
+/// A `--empties` value: N or A-B.
+fn empties_arg(text: &str) -> Result<(u32, u32), String> {
+    let bad = || format!("a number of empty squares or a range A-B, not '{text}'");
+    let (a, b) = match text.split_once('-') {
+        Some((a, b)) => (a.trim(), b.trim()),
+        None => (text.trim(), text.trim()),
+    };
+    let a: u32 = a.parse().map_err(|_| bad())?;
+    let b: u32 = b.parse().map_err(|_| bad())?;
+    if a > b {
+        return Err(bad());
+    }
+    Ok((a, b))
 }
 
 fn check_size(size: usize) -> Result<(), CliError> {
