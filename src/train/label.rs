@@ -109,6 +109,7 @@ fn score_of<P: Evaluate>(searcher: &Searcher, sample: &Sample<P::Bits>, by: Labe
             ..Limits::default()
         },
     };
+    // A fresh table: the label is the same whichever positions the thread searched before.
     searcher.clear();
     let result = searcher.search(&pos, &limits, &AtomicBool::new(false), &mut |_| {});
     let discs = (result.score as f64 / DISC as f64).round();
