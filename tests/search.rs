@@ -255,10 +255,12 @@ fn probcut_prunes_the_trained_midgame_and_stays_near_full_width() {
     );
     assert!(selective * 3 < full, "{selective} vs {full} nodes");
     assert!(off <= 2 * DISC, "scores {off} centi-discs apart on average");
-    // Boards without a trained evaluation (whose errors were not measured) are searched full width.
+    // Boards whose spreads were not measured (10x10's trained evaluation, Lehto 7x7's hand one)
+    // or did not pay (Lehto 9x9's trained one: weights/README.md) are searched full width.
     for kind in [
         BoardKind::new(Variant::Othello, 10).unwrap(),
         BoardKind::new(Variant::Lehto, 7).unwrap(),
+        BoardKind::new(Variant::Lehto, 9).unwrap(),
     ] {
         let (selective, full, off) =
             with_position_type!(kind, P => probcut_versus_full_width::<P>(3, 4));

@@ -310,6 +310,9 @@ pub fn run(command: TrainCommand) -> Result<(), CliError> {
                     "samples files hold Othello boards up to 8x8: --size 6 or 8, not {size}"
                 )));
             }
+            if count == 0 {
+                return Err(CliError::Train("--count must be at least 1".into()));
+            }
             let by = match depth {
                 Some(d) if !exact => LabelBy::Depth(d),
                 _ => LabelBy::Exact,

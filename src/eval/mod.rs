@@ -75,10 +75,12 @@ pub trait Evaluate: Position {
     /// used to order moves (higher first).
     fn order_key(&self) -> i32;
 
-    /// Whether the midgame search may prune by ProbCut with the error spreads it measured on the
-    /// trained 8×8 evaluation: true only for evaluations whose errors are no wider.
-    fn probcut_calibrated() -> bool {
-        false
+    /// The spread (standard deviation, centi-discs) of a `depth`-ply search's score around the
+    /// score of the shallower search that ProbCut predicts it by (`alphabeta::midgame_probcut`),
+    /// as measured on this evaluation; `None` where it was never measured, and the midgame search
+    /// then prunes nothing by ProbCut.
+    fn probcut_sigma(_depth: i32) -> Option<i32> {
+        None
     }
 }
 

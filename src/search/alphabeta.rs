@@ -238,7 +238,7 @@ pub fn midgame<P: Evaluate>(w: &mut Worker, pos: &P, depth: i32, alpha: i32, bet
 }
 
 /// Null-window midgame nodes with at least this many plies left try a probable cut-off.
-const MPC_MIDGAME_MIN_DEPTH: i32 = 3;
+pub(super) const MPC_MIDGAME_MIN_DEPTH: i32 = 3;
 
 /// How many σ beyond the window the shallow search must land. First chosen by matches at 4 s +
 /// 0.05 s a move on one thread over XOT openings (t = 1.0 scored 60.5% against 1.5 over 100
@@ -255,20 +255,13 @@ fn mpc_shallow_depth(depth: i32) -> i32 {
     (depth / 4) * 2 + (depth & 1)
 }
 
-/// The standard deviation, in centi-discs, of (deep − shallow search) for each depth and its
-/// [`mpc_shallow_depth`] (measured on 86 self-play positions of 20 to 50 empties, depths 1 to 12;
-/// deeper ones are extrapolated).
-const MPC_MIDGAME_SIGMA: [i32; 13] = [0, 0, 0, 373, 328, 255, 332, 290, 258, 232, 315, 263, 301];
-
 /// ProbCut in the midgame (Buro's idea, which Edax and Egaroucid use at every depth): a null-window
 /// search at the shallow depth that lands t·σ beyond the window is taken as the deep search's
-/// answer. Returns the window bound so claimed.
+/// answer (σ: [`Evaluate::probcut_sigma`] for the depth and its [`mpc_shallow_depth`]). Returns
+/// the window bound so claimed.
 fn midgame_probcut<P: Evaluate>(w: &mut Worker, pos: &P, depth: i32, alpha: i32) -> Option<i32> {
     let shallow = mpc_shallow_depth(depth);
-    let sigma = MPC_MIDGAME_SIGMA
-        .get(depth as usize)
-        .copied()
-        .unwrap_or(300 + 15 * (depth - 12));
+    let sigma = P::probcut_sigma(depth)?;
     let margin = (MPC_MIDGAME_T * sigma as f32) as i32;
     let beta = alpha + 1;
     shallow_cut(w, pos, shallow, Some(beta + margin), Some(alpha - margin)).map(|cut| match cut {
