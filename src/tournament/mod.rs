@@ -224,6 +224,20 @@ pub struct Summary {
 }
 
 impl Summary {
+    /// Runs the test on the first pair's results so far; true once it has decided. A decision
+    /// stands once reached: the games still being played when it stopped the match are counted
+    /// but cannot take it back (a match stopped at H1 after 977 games had reported "undecided",
+    /// its last two games having pulled the ratio back under the bound).
+    fn decide_sprt(&mut self, sprt: Option<Sprt>) -> bool {
+        let decided = |s: &Summary| s.sprt.is_some_and(|(_, _, d)| d != SprtDecision::Continue);
+        if !decided(self)
+            && let (Some(sprt), Some(tally)) = (sprt, self.pairs.get(&(0, 1)))
+        {
+            self.sprt = Some((sprt.llr(tally), sprt.bounds(), sprt.decide(tally)));
+        }
+        decided(self)
+    }
+
     fn add(
         &mut self,
         black: usize,
@@ -535,15 +549,7 @@ pub fn run(config: &MatchConfig) -> Result<Summary, String> {
             .unwrap_or_else(|_| ProgressStyle::default_bar()),
     );
     bar.set_position(summary.games as u64);
-    let sprt_check = |summary: &mut Summary| {
-        if let (Some(sprt), Some(tally)) = (config.sprt, summary.pairs.get(&(0, 1))) {
-            summary.sprt = Some((sprt.llr(tally), sprt.bounds(), sprt.decide(tally)));
-        }
-        summary
-            .sprt
-            .is_some_and(|(_, _, d)| d != SprtDecision::Continue)
-    };
-    let stop = AtomicBool::new(sprt_check(&mut summary));
+    let stop = AtomicBool::new(summary.decide_sprt(config.sprt));
     let next = AtomicUsize::new(0);
     let (sender, receiver) = mpsc::channel::<Finished>();
     let mut write_error = None;
@@ -594,7 +600,7 @@ pub fn run(config: &MatchConfig) -> Result<Summary, String> {
                 );
             }
             summary.add(s.black, s.white, finished.black_margin, loser, kind);
-            if sprt_check(&mut summary) {
+            if summary.decide_sprt(config.sprt) {
                 stop.store(true, Relaxed);
             }
             bar.set_position(summary.games as u64);
@@ -667,4 +673,47 @@ fn play_scheduled(
         players[s.white] = Some(white);
     }
     finished
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_sprt_decision_stands_when_games_in_flight_finish_after_it() {
+        let sprt = Sprt {
+            elo0: 0.0,
+            elo1: 20.0,
+            alpha: 0.05,
+            beta: 0.05,
+        };
+        let mut summary = Summary {
+            names: vec!["new".into(), "old".into()],
+            ..Summary::default()
+        };
+        // Engine 0 wins two games in three until the test accepts H1.
+        let mut played = 0;
+        while !summary.decide_sprt(Some(sprt)) {
+            let margin = if played % 3 == 2 { -2 } else { 2 };
+            summary.add(0, 1, margin, None, None);
+            played += 1;
+            assert!(played < 1000, "never decided");
+        }
+        let (llr, _, decision) = summary.sprt.expect("a test");
+        assert_eq!(decision, SprtDecision::H1);
+        // Losses that finish after the stop are counted, and the verdict stays.
+        for _ in 0..5 {
+            summary.add(0, 1, -10, None, None);
+        }
+        let tally = summary.pairs[&(0, 1)];
+        assert!(sprt.llr(&tally) < llr, "the losses pull the ratio down");
+        assert_eq!(
+            sprt.decide(&tally),
+            SprtDecision::Continue,
+            "under the bound"
+        );
+        assert!(summary.decide_sprt(Some(sprt)));
+        assert_eq!(summary.sprt.map(|s| s.2), Some(SprtDecision::H1));
+        assert_eq!(summary.games, played + 5);
+    }
 }
