@@ -226,16 +226,19 @@ pub struct Summary {
 impl Summary {
     /// Runs the test on the first pair's results so far; true once it has decided. A decision
     /// stands once reached: the games still being played when it stopped the match are counted
-    /// but cannot take it back (a match stopped at H1 after 977 games had reported "undecided",
-    /// its last two games having pulled the ratio back under the bound).
+    /// (in the ratio too) but cannot take it back (a match stopped at H1 after 977 games had
+    /// reported "undecided", its last two games having pulled the ratio back under the bound).
     fn decide_sprt(&mut self, sprt: Option<Sprt>) -> bool {
-        let decided = |s: &Summary| s.sprt.is_some_and(|(_, _, d)| d != SprtDecision::Continue);
-        if !decided(self)
-            && let (Some(sprt), Some(tally)) = (sprt, self.pairs.get(&(0, 1)))
-        {
-            self.sprt = Some((sprt.llr(tally), sprt.bounds(), sprt.decide(tally)));
+        let earlier = self.sprt.map(|(_, _, d)| d);
+        if let (Some(sprt), Some(tally)) = (sprt, self.pairs.get(&(0, 1))) {
+            let decision = match earlier {
+                Some(d) if d != SprtDecision::Continue => d,
+                _ => sprt.decide(tally),
+            };
+            self.sprt = Some((sprt.llr(tally), sprt.bounds(), decision));
         }
-        decided(self)
+        self.sprt
+            .is_some_and(|(_, _, d)| d != SprtDecision::Continue)
     }
 
     fn add(
@@ -713,7 +716,10 @@ mod tests {
             "under the bound"
         );
         assert!(summary.decide_sprt(Some(sprt)));
-        assert_eq!(summary.sprt.map(|s| s.2), Some(SprtDecision::H1));
+        assert_eq!(
+            summary.sprt,
+            Some((sprt.llr(&tally), sprt.bounds(), SprtDecision::H1))
+        );
         assert_eq!(summary.games, played + 5);
     }
 }
