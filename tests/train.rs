@@ -419,73 +419,28 @@ fn train_label_writes_a_test_set_of_exact_or_searched_scores() {
         String::from_utf8_lossy(&out.stdout)
     );
     // Bad requests are refused with a reason.
-    refused(
-        &[
+    let refused_label = |size: &str, empties: &str, how: &[&str], message: &str| {
+        let args = [
             "train",
             "label",
             games_s,
             "--size",
-            "6",
+            size,
             "--empties",
-            "12-10",
-            "--count",
-            "1",
-            "--exact",
-            "--out",
-            "/dev/null",
-        ],
-        "range",
-    );
-    refused(
-        &[
-            "train",
-            "label",
-            games_s,
-            "--size",
-            "6",
-            "--empties",
-            "30",
-            "--count",
-            "1",
-            "--exact",
-            "--out",
-            "/dev/null",
-        ],
+            empties,
+        ];
+        let rest = ["--count", "1", "--out", "/dev/null"];
+        refused(&[&args[..], &rest, how].concat(), message);
+    };
+    refused_label("6", "12-10", &["--exact"], "range");
+    refused_label(
+        "6",
+        "30",
+        &["--exact"],
         "no positions with 30-30 empty squares",
     );
-    refused(
-        &[
-            "train",
-            "label",
-            games_s,
-            "--size",
-            "10",
-            "--empties",
-            "30",
-            "--count",
-            "1",
-            "--exact",
-            "--out",
-            "/dev/null",
-        ],
-        "up to 8x8",
-    );
-    refused(
-        &[
-            "train",
-            "label",
-            games_s,
-            "--size",
-            "6",
-            "--empties",
-            "10",
-            "--count",
-            "1",
-            "--out",
-            "/dev/null",
-        ],
-        "--depth",
-    );
+    refused_label("10", "30", &["--exact"], "up to 8x8");
+    refused_label("6", "10", &[], "--depth");
     std::fs::remove_dir_all(&dir).ok();
 }
 

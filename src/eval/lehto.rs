@@ -140,25 +140,15 @@ impl<G: LehtoGeometry> Evaluate for Lehto<G> {
 mod tests {
     use super::*;
     use crate::rules::geometry::{Size5, Size9};
-    use crate::rules::notation::Setup;
-    use crate::rules::symmetry::Symmetry;
 
     fn check<G: LehtoGeometry>(trained: bool) {
         assert_eq!(super::trained::<G>().is_some(), trained, "{}", G::SIZE);
         // Random games (a swap among the moves drawn).
         for pos in crate::eval::random_positions::<Lehto<G>>(10) {
-            let score = pos.evaluate();
-            let terms: i32 = pos.terms().as_ref().iter().map(|t| t.value).sum();
-            assert_eq!(terms, score);
-            assert!(score.abs() < G::SQUARES as i32 * DISC);
+            crate::eval::check_terms_and_symmetry(&pos);
             // What the weights correct is the baseline.
             let baseline: i32 = pos.terms().as_ref()[..4].iter().map(|t| t.value).sum();
             assert_eq!(pos.untrained_part(), baseline);
-            let setup = Setup::from_position(&pos);
-            for sym in Symmetry::all() {
-                let image: Lehto<G> = setup.transformed(sym).to_position().unwrap();
-                assert_eq!(image.evaluate(), score, "{sym:?} of {setup}");
-            }
         }
     }
 

@@ -119,3 +119,22 @@ pub(crate) fn clamp_to_scores<G: Geometry>(score: i32) -> i32 {
 pub(crate) fn phased(opening: i32, endgame: i32, empties: i32, squares: i32) -> i32 {
     (opening * empties + endgame * (squares - empties)) / squares
 }
+
+/// Checks an evaluation of `pos` as every board's tests do: its terms sum to it, it is within the
+/// board's scores, and each of the 8 symmetric images of the position evaluates the same.
+/// Returns the evaluation.
+#[cfg(test)]
+pub(crate) fn check_terms_and_symmetry<P: Evaluate>(pos: &P) -> i32 {
+    use crate::rules::notation::Setup;
+    use crate::rules::symmetry::Symmetry;
+    let score = pos.evaluate();
+    let terms: i32 = pos.terms().as_ref().iter().map(|t| t.value).sum();
+    assert_eq!(terms, score);
+    assert!(score.abs() < (pos.size() * pos.size()) as i32 * DISC);
+    let setup = Setup::from_position(pos);
+    for sym in Symmetry::all() {
+        let image: P = setup.transformed(sym).to_position().unwrap();
+        assert_eq!(image.evaluate(), score, "{sym:?} of {setup}");
+    }
+    score
+}

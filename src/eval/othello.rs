@@ -261,8 +261,6 @@ impl<G: OthelloGeometry> Evaluate for Othello<G> {
 mod tests {
     use super::*;
     use crate::rules::geometry::{Size6, Size8, Size10, Size12};
-    use crate::rules::notation::Setup;
-    use crate::rules::symmetry::Symmetry;
 
     fn check<G: OthelloGeometry>(trained: bool) {
         assert_eq!(
@@ -273,15 +271,7 @@ mod tests {
             G::SIZE
         );
         for pos in crate::eval::random_positions::<Othello<G>>(20) {
-            let score = pos.evaluate();
-            let terms: i32 = pos.terms().as_ref().iter().map(|t| t.value).sum();
-            assert_eq!(terms, score);
-            assert!(score.abs() < G::SQUARES as i32 * DISC);
-            let setup = Setup::from_position(&pos);
-            for sym in Symmetry::all() {
-                let image: Othello<G> = setup.transformed(sym).to_position().unwrap();
-                assert_eq!(image.evaluate(), score, "{sym:?} of {setup}");
-            }
+            crate::eval::check_terms_and_symmetry(&pos);
         }
     }
 

@@ -532,13 +532,13 @@ fn search_isolated_first(
 }
 
 #[cfg(test)]
-pub(super) mod tests {
+pub(crate) mod tests {
     use super::*;
     use crate::rules::geometry::{Size4, Size6, Size8};
     use crate::rules::{Bits, Othello, Position, othello::OthelloGeometry};
 
     /// A plain negamax over the position type, for reference.
-    pub(in crate::search) fn negamax<P: Position>(pos: &P) -> i32 {
+    pub(crate) fn negamax<P: Position>(pos: &P) -> i32 {
         if pos.is_game_over() {
             return pos.final_score();
         }

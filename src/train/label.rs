@@ -121,21 +121,9 @@ mod tests {
     use super::*;
     use crate::rules::geometry::Size6;
     use crate::rules::{Othello, Position};
+    use crate::search::endgame8::tests::negamax;
 
     type P = Othello<Size6>;
-
-    /// Plain negamax to the end: the final disc difference for the side to move.
-    fn negamax(pos: &P) -> i32 {
-        let moves = pos.legal_moves();
-        if moves.is_empty() {
-            return pos.final_score();
-        }
-        moves
-            .into_iter()
-            .map(|mv| -negamax(&pos.play_unchecked(mv)))
-            .max()
-            .unwrap_or(i32::MIN)
-    }
 
     fn positions(empties: u32) -> Vec<Sample<<P as Position>::Bits>> {
         crate::eval::random_positions::<P>(40)
