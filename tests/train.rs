@@ -653,6 +653,37 @@ fn game_records_shard_resume_and_replay_into_a_fit() {
         ],
         "--smooth",
     );
+    // Finer phases, over the coarser prior; the engine evaluates with them.
+    let fine = dir.join("fine.weights");
+    let fine_args = [
+        "train",
+        "fit",
+        whole.to_str().unwrap(),
+        "--size",
+        "6",
+        "--min-samples",
+        "10",
+        "--prior",
+        weights.to_str().unwrap(),
+        "--out",
+        fine.to_str().unwrap(),
+    ];
+    let out = othel(&[&fine_args[..], &["--phase-width", "2"]].concat());
+    assert_succeeded(&out);
+    assert!(
+        String::from_utf8_lossy(&out.stdout).contains("phase 16 (empties 32-33)"),
+        "{}",
+        String::from_utf8_lossy(&out.stdout)
+    );
+    let w = Weights::from_bytes(&std::fs::read(&fine).unwrap()).unwrap();
+    assert_eq!((w.phases, w.phase_shift()), (17, 1));
+    let eval_args = ["train", "eval", whole.to_str().unwrap(), "--size", "6"];
+    let out = othel(&[&["--weights", fine.to_str().unwrap()], &eval_args[..]].concat());
+    assert_succeeded(&out);
+    refused(
+        &[&fine_args[..], &["--phase-width", "3"]].concat(),
+        "--phase-width must be 2, 4 or 8",
+    );
     // Labels from the search's scores fit other weights; version 1 games (no scores) still read.
     let searched = dir.join("searched.weights");
     let out = othel(&[

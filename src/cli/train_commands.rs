@@ -199,6 +199,10 @@ pub enum TrainCommand {
         /// the size): the fit keeps what they learned where the new samples say little.
         #[arg(long)]
         prior: Option<String>,
+        /// Empty counts a phase spans: 2, 4 or 8 (default: 4 up to 8x8, 8 on larger boards);
+        /// the weights file records it.
+        #[arg(long)]
+        phase_width: Option<usize>,
         /// Hold one sample in N out of the fit to measure the error (0: fit on all).
         #[arg(long, default_value_t = 10)]
         holdout: u64,
@@ -338,10 +342,20 @@ pub fn run(command: TrainCommand) -> Result<(), CliError> {
             smooth,
             prior,
             holdout,
+            phase_width,
             min_samples,
             out,
         } => {
             check_size(size)?;
+            let phase_shift = match phase_width {
+                None => phase_shift(size),
+                Some(w @ (2 | 4 | 8)) => w.trailing_zeros(),
+                Some(w) => {
+                    return Err(CliError::Train(format!(
+                        "--phase-width must be 2, 4 or 8, not {w}"
+                    )));
+                }
+            };
             if !(0.0..=1.0).contains(&smooth) {
                 return Err(CliError::Train("--smooth must be between 0 and 1".into()));
             }
@@ -373,8 +387,9 @@ pub fn run(command: TrainCommand) -> Result<(), CliError> {
                 prior,
                 holdout,
                 min_samples,
+                phase_shift,
             };
-            let width = 1 << phase_shift(size);
+            let width = 1 << phase_shift;
             let print = |r: &crate::train::fit::PhaseReport| {
                 let borrowed = if r.source == r.phase {
                     String::new()

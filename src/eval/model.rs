@@ -3,7 +3,7 @@
 //! installed instead before the first evaluation (for training the next generation).
 
 use super::patterns::{Group, Instance, instances, patterns, pow3};
-use super::weights::{SCALARS, Weights, WeightsError, layout, phase_of, phase_shift};
+use super::weights::{SCALARS, Weights, WeightsError, layout, phase_of};
 use crate::rules::Bits;
 use crate::rules::bits::{Wide, from_squares};
 use crate::rules::geometry::Geometry;
@@ -91,7 +91,7 @@ impl<B: Bits> Model<B> {
         Ok(Model {
             size: weights.size,
             phases: weights.phases,
-            phase_shift: phase_shift(weights.size),
+            phase_shift: weights.phase_shift(),
             stride,
             placed,
             ternary,
@@ -382,7 +382,6 @@ pub fn install(weights: Weights) -> Result<(), InstallError> {
 mod tests {
     use super::*;
     use crate::eval::patterns::placements;
-    use crate::eval::weights::phase_count;
 
     fn xorshift(x: &mut u64) -> u64 {
         *x ^= *x << 13;
@@ -393,7 +392,11 @@ mod tests {
 
     /// Weights where every value differs, so that any index mix-up shows.
     fn distinct(size: usize) -> Weights {
-        let mut w = Weights::zero(size).unwrap();
+        distinct_with(size, crate::eval::weights::phase_shift(size))
+    }
+
+    fn distinct_with(size: usize, shift: u32) -> Weights {
+        let mut w = Weights::zero_with(size, shift).unwrap();
         let mut x = 7;
         for v in w.values.iter_mut() {
             *v = (xorshift(&mut x) % 2001) as i16 - 1000;
@@ -413,7 +416,12 @@ mod tests {
         let list = patterns(n);
         let (offsets, stride) = layout(&list);
         let empties = n * n - (player | opponent).count() as usize;
-        let phase = (empties / if n <= 8 { 4 } else { 8 }).min(phase_count(n) - 1);
+        // A phase spans the empty counts that make the file's number of phases.
+        let width = [2, 4, 8]
+            .into_iter()
+            .find(|width| (n * n - 4) / width + 1 == w.phases)
+            .unwrap();
+        let phase = (empties / width).min(w.phases - 1);
         let values = &w.values[phase * stride..(phase + 1) * stride];
         let mut sum = 0;
         for (p, pattern) in list.iter().enumerate() {
@@ -442,7 +450,11 @@ mod tests {
     }
 
     fn follows_the_definition<B: Bits>(size: usize) {
-        let w = distinct(size);
+        follows_the_definition_with::<B>(distinct(size));
+    }
+
+    fn follows_the_definition_with<B: Bits>(w: Weights) {
+        let size = w.size;
         let model = Model::<B>::new(w.clone()).unwrap();
         let mut x = 12345;
         for _ in 0..300 {
@@ -478,6 +490,9 @@ mod tests {
         follows_the_definition::<u128>(9);
         follows_the_definition::<u128>(10);
         follows_the_definition::<Wide<3>>(12);
+        // Phases of 2 and 8 empty counts on 8×8.
+        follows_the_definition_with::<u64>(distinct_with(8, 1));
+        follows_the_definition_with::<u64>(distinct_with(8, 3));
     }
 
     #[test]

@@ -242,6 +242,10 @@ impl<G: OthelloGeometry> Evaluate for Othello<G> {
         })
     }
 
+    /// Tried (2026-11-26, eighth session): adding the child's evaluation to this key in midgame
+    /// nodes of 2 or more plies cut the nodes of depth-14 searches of 64 self-play positions by
+    /// 12.6% (3 or more plies: 8.3%), yet lost at 40 ms a move: −42 Elo over 614 games against
+    /// this key alone (XOT openings, one thread each).
     #[inline]
     fn order_key(&self) -> i32 {
         // After the move the opponent is to move: few replies for it and corners for the mover are

@@ -77,8 +77,17 @@ pub fn phase_shift(size: usize) -> u32 {
 
 /// Phases of a board of side `size`.
 pub fn phase_count(size: usize) -> usize {
-    ((size * size - 4) >> phase_shift(size)) + 1
+    phase_count_with(size, phase_shift(size))
 }
+
+/// Phases of a board of side `size` when a phase spans 2^`shift` empty counts.
+pub fn phase_count_with(size: usize, shift: u32) -> usize {
+    ((size * size - 4) >> shift) + 1
+}
+
+/// The phase widths a weights file may have, as shifts: a phase of 2, 4 or 8 empty counts (finer
+/// phases need more data; the board's default is [`phase_shift`]).
+pub const PHASE_SHIFTS: std::ops::RangeInclusive<u32> = 1..=3;
 
 /// The phase of a position with `empties` empty squares (`shift` and `phases` of its board).
 #[inline(always)]
@@ -98,18 +107,49 @@ pub fn layout(patterns: &[Pattern]) -> (Vec<usize>, usize) {
 }
 
 impl Weights {
-    /// All-zero weights for a board of side `size`.
+    /// All-zero weights for a board of side `size`, with its default phases.
     pub fn zero(size: usize) -> Result<Weights, WeightsError> {
+        Weights::zero_with(size, phase_shift(size))
+    }
+
+    /// All-zero weights for a board of side `size` whose phases span 2^`shift` empty counts.
+    pub fn zero_with(size: usize, shift: u32) -> Result<Weights, WeightsError> {
         if !supported(size) {
             return Err(WeightsError::UnsupportedSize(size));
         }
-        let phases = phase_count(size);
+        if !PHASE_SHIFTS.contains(&shift) {
+            return Err(WeightsError::Corrupt("unsupported phase width"));
+        }
+        let phases = phase_count_with(size, shift);
         let (_, stride) = layout(&patterns(size));
         Ok(Weights {
             size,
             phases,
             values: vec![0; phases * stride],
         })
+    }
+
+    /// How many empty counts a phase spans, as a shift (the file keeps the number of phases, from
+    /// which it follows).
+    pub fn phase_shift(&self) -> u32 {
+        PHASE_SHIFTS
+            .into_iter()
+            .find(|&s| phase_count_with(self.size, s) == self.phases)
+            .unwrap_or_else(|| phase_shift(self.size))
+    }
+
+    /// The same weights over phases of 2^`shift` empty counts: each new phase takes the values of
+    /// the old phase holding its first empty count (a prior for a fit of another phase width).
+    pub fn with_phase_shift(&self, shift: u32) -> Result<Weights, WeightsError> {
+        let mut out = Weights::zero_with(self.size, shift)?;
+        let stride = self.stride();
+        let (old_shift, old_phases) = (self.phase_shift(), self.phases);
+        for phase in 0..out.phases {
+            let from = phase_of(phase << shift, old_shift, old_phases);
+            out.values[phase * stride..(phase + 1) * stride]
+                .copy_from_slice(&self.values[from * stride..(from + 1) * stride]);
+        }
+        Ok(out)
     }
 
     /// Values per phase.
@@ -162,7 +202,10 @@ impl Weights {
                 found: stride,
             });
         }
-        if phases != phase_count(size) {
+        if !PHASE_SHIFTS
+            .into_iter()
+            .any(|s| phase_count_with(size, s) == phases)
+        {
             return Err(WeightsError::Corrupt("wrong number of phases"));
         }
         let total = phases * stride;
@@ -274,6 +317,40 @@ mod tests {
         }
         assert_eq!(phase_count(8), 16);
         assert_eq!(phase_count(10), 13);
+    }
+
+    #[test]
+    fn a_file_keeps_its_phase_width() {
+        // 2, 4 and 8 empty counts a phase: the number of phases tells them apart.
+        for shift in PHASE_SHIFTS {
+            let mut w = Weights::zero_with(8, shift).unwrap();
+            assert_eq!(w.phases, phase_count_with(8, shift));
+            let last = w.values.len() - 1;
+            w.values[last] = 5;
+            let read = Weights::from_bytes(&w.to_bytes()).unwrap();
+            assert_eq!(read.phase_shift(), shift);
+            assert_eq!(read, w);
+        }
+        assert!(Weights::zero_with(8, 4).is_err());
+        // Another count of phases is refused.
+        let mut bytes = Weights::zero(8).unwrap().to_bytes();
+        bytes[9] = 20;
+        assert_eq!(
+            Weights::from_bytes(&bytes),
+            Err(WeightsError::Corrupt("wrong number of phases"))
+        );
+        // Laid over finer phases, each takes the phase holding its first empty count.
+        let mut coarse = Weights::zero(8).unwrap();
+        let stride = coarse.stride();
+        for phase in 0..coarse.phases {
+            coarse.values[phase * stride] = phase as i16 + 1;
+        }
+        let fine = coarse.with_phase_shift(1).unwrap();
+        let firsts: Vec<i16> = (0..fine.phases).map(|p| fine.values[p * stride]).collect();
+        let expected: Vec<i16> = (0..fine.phases)
+            .map(|p| (p / 2).min(15) as i16 + 1)
+            .collect();
+        assert_eq!(firsts, expected);
     }
 
     #[test]

@@ -5,7 +5,7 @@
 use super::samples::Sample;
 use crate::eval::model::Model;
 use crate::eval::patterns::{canonical_indices, patterns};
-use crate::eval::weights::{SCALARS, Weights, WeightsError, layout, phase_of, phase_shift};
+use crate::eval::weights::{SCALARS, Weights, WeightsError, layout, phase_of};
 use crate::eval::{DISC, Evaluate};
 use crate::rules::Bits;
 use rayon::prelude::*;
@@ -30,6 +30,9 @@ pub struct FitOptions {
     pub holdout: u64,
     /// A phase fitted on fewer samples takes the weights of the nearest phase with enough.
     pub min_samples: usize,
+    /// A phase spans 2^this empty counts (`weights::PHASE_SHIFTS`; the board's default is
+    /// `weights::phase_shift`).
+    pub phase_shift: u32,
 }
 
 /// How well one phase fits.
@@ -170,7 +173,7 @@ pub fn fit<P: Evaluate>(
     mut report: impl FnMut(&PhaseReport),
 ) -> Result<Weights, WeightsError> {
     let size = P::start().size();
-    let mut weights = Weights::zero(size)?;
+    let mut weights = Weights::zero_with(size, options.phase_shift)?;
     let model = Model::<P::Bits>::new(weights.clone())?;
     let list = patterns(size);
     let (offsets, stride) = layout(&list);
@@ -184,7 +187,12 @@ pub fn fit<P: Evaluate>(
     }
     let squares = size * size;
     let phases = weights.phases;
-    let shift = phase_shift(size);
+    let shift = options.phase_shift;
+    // A prior of another phase width is laid over these phases.
+    let prior = match &options.prior {
+        Some(p) if p.phases != phases => Some(p.with_phase_shift(shift)?),
+        other => other.clone(),
+    };
     // Each instance's start, and the folded index relative to it (every table fits 16 bits).
     let starts = model.instance_starts();
     let mut table = Table {
@@ -243,7 +251,7 @@ pub fn fit<P: Evaluate>(
         .enumerate()
         .map(|(phase, (train, test))| {
             let a = Design { table, rows: train };
-            let prior: Vec<f64> = match &options.prior {
+            let prior: Vec<f64> = match &prior {
                 Some(p) => p.values[phase * stride..(phase + 1) * stride]
                     .iter()
                     .map(|&v| v as f64 / DISC as f64)
@@ -387,6 +395,7 @@ mod tests {
             prior,
             holdout: 0,
             min_samples: 1,
+            phase_shift: crate::eval::weights::phase_shift(6),
         }
     }
 
@@ -425,5 +434,26 @@ mod tests {
             errors.push(worst);
         }
         assert!(errors[1] < errors[0], "{errors:?}");
+    }
+
+    #[test]
+    fn a_fit_of_finer_phases_lays_its_prior_over_them() {
+        let data = samples();
+        let prior = fit::<Othello<Size6>>(&data, &options(1.0, 0.0, None), |_| {}).unwrap();
+        let fine = FitOptions {
+            phase_shift: 1,
+            ..options(1e12, 0.0, Some(prior.clone()))
+        };
+        let kept = fit::<Othello<Size6>>(&data, &fine, |_| {}).unwrap();
+        assert_eq!((prior.phases, kept.phases), (9, 17));
+        assert_eq!(kept.phase_shift(), 1);
+        // Phases 2k and 2k+1 (empties 4k to 4k+3) keep the prior's phase k.
+        let stride = prior.stride();
+        for phase in 0..kept.phases {
+            let old = &prior.values[(phase / 2) * stride..][..stride];
+            let new = &kept.values[phase * stride..][..stride];
+            let moved = old.iter().zip(new).filter(|(a, b)| (**a - **b).abs() > 1);
+            assert_eq!(moved.count(), 0, "phase {phase}");
+        }
     }
 }
