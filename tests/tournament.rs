@@ -3,7 +3,7 @@
 //! resumed gives the same totals, SPRT stops early, impossible pairings are refused.
 
 use othel::rules::ggf::GgfRecord;
-use othel::rules::{Othello, Position, geometry::Size8};
+use othel::rules::{Color, Othello, Position, geometry::Size8};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
@@ -56,6 +56,22 @@ fn strings(args: &[&str]) -> Vec<String> {
 
 fn stdout(out: &Output) -> String {
     String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+/// The summary without its thinking times (`time …` lines), which differ from run to run.
+fn results(out: &Output) -> String {
+    stdout(out)
+        .lines()
+        .filter(|l| !l.starts_with("time "))
+        .map(|l| format!("{l}\n"))
+        .collect()
+}
+
+/// A JSON summary without its thinking times.
+fn json_results(json: &str) -> String {
+    let start = json.find(",\"thinking\":[").expect("thinking times");
+    let end = start + json[start..].find(']').expect("their end") + 1;
+    format!("{}{}", &json[..start], &json[end..])
 }
 
 /// The summary line of a pair.
@@ -321,11 +337,11 @@ fn an_interrupted_run_resumed_gives_the_same_totals() {
         "{}",
         String::from_utf8_lossy(&resumed.stderr)
     );
-    assert_eq!(stdout(&resumed), stdout(&full));
+    assert_eq!(results(&resumed), results(&full));
     let json = std::fs::read_to_string(parts.with_extension("json")).expect("the json");
     assert_eq!(
-        json,
-        std::fs::read_to_string(whole.with_extension("json")).expect("the json")
+        json_results(&json),
+        json_results(&std::fs::read_to_string(whole.with_extension("json")).expect("the json"))
     );
     assert!(json.starts_with("{\"games\":10,"), "{json}");
 }
@@ -566,7 +582,36 @@ fn a_summary_of_split_game_files_equals_the_live_one() {
         "{}",
         String::from_utf8_lossy(&merged.stderr)
     );
+    // The same games: the same thinking times too.
     assert_eq!(stdout(&merged), stdout(&live));
+    let time = |name: &str| {
+        let line = stdout(&live)
+            .lines()
+            .find(|l| l.starts_with(&format!("time {name}: ")))
+            .map(str::to_string);
+        line.unwrap_or_else(|| panic!("no time line for {name}: {}", stdout(&live)))
+    };
+    // Each engine's timed moves are its moves in the records.
+    for name in ["deep", "shallow"] {
+        let timed: usize = records(&games)
+            .iter()
+            .map(|r| {
+                let side = |key: &str| r.properties.iter().any(|(k, v)| k == key && v == name);
+                r.moves
+                    .iter()
+                    .filter(|m| m.seconds.is_some())
+                    .filter(|m| side(if m.color == Color::Black { "PB" } else { "PW" }))
+                    .count()
+            })
+            .sum();
+        let line = time(name);
+        assert!(line.contains(&format!(" over {timed} moves, ")), "{line}");
+    }
+    assert!(
+        stdout(&live).contains("time ratio deep / shallow: "),
+        "{}",
+        stdout(&live)
+    );
 }
 
 #[test]
@@ -632,7 +677,7 @@ fn match_shards_play_the_whole_match_between_them() {
             "{}",
             String::from_utf8_lossy(&merged.stderr)
         );
-        assert_eq!(stdout(&merged), stdout(&live), "{count} shards");
+        assert_eq!(results(&merged), results(&live), "{count} shards");
     }
     // A shard killed halfway resumes: the games it lacks are played, none twice.
     let part = dir.join("part-0-of-2.ggf");

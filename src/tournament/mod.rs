@@ -13,7 +13,7 @@ pub mod player;
 pub mod spec;
 pub mod stats;
 
-use crate::rules::ggf::GgfRecord;
+use crate::rules::ggf::{GgfMove, GgfRecord};
 use crate::rules::notation::{Setup, parse_transcript};
 use crate::rules::{BoardKind, Color};
 use game::{Finished, GameSetup, Opening, forfeit_before_start, opening_moves, play_game};
@@ -221,6 +221,18 @@ pub struct Summary {
     pub games: usize,
     /// The test's log-likelihood ratio, bounds and decision, when one runs.
     pub sprt: Option<(f64, (f64, f64), SprtDecision)>,
+    /// Per engine, the seconds its timed moves took and how many they were (the records' move
+    /// times; openings' moves have none).
+    pub thinking: BTreeMap<usize, Thinking>,
+}
+
+/// An engine's thinking time over a match.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Thinking {
+    /// Seconds, summed over its timed moves.
+    pub seconds: f64,
+    /// Its timed moves.
+    pub moves: u32,
 }
 
 impl Summary {
@@ -239,6 +251,30 @@ impl Summary {
         }
         self.sprt
             .is_some_and(|(_, _, d)| d != SprtDecision::Continue)
+    }
+
+    /// Adds the move times of a game's record to each side's engine, to the millisecond as the
+    /// game files keep them (a summary made again from the files is the same).
+    fn add_thinking(&mut self, black: usize, white: usize, moves: &[GgfMove]) {
+        for m in moves {
+            if let Some(seconds) = m.seconds {
+                let seconds = (seconds * 1000.0).round() / 1000.0;
+                let engine = if m.color == Color::Black {
+                    black
+                } else {
+                    white
+                };
+                let t = self.thinking.entry(engine).or_default();
+                t.seconds += seconds;
+                t.moves += 1;
+            }
+        }
+    }
+
+    /// The first engine's thinking time over the second's (equal time when near 1).
+    pub fn time_ratio(&self, first: usize, second: usize) -> Option<f64> {
+        let (a, b) = (self.thinking.get(&first)?, self.thinking.get(&second)?);
+        (b.seconds > 0.0).then(|| a.seconds / b.seconds)
     }
 
     fn add(
@@ -331,11 +367,24 @@ impl Summary {
                 })
             ),
         };
+        let thinking: Vec<String> = self
+            .thinking
+            .iter()
+            .map(|(&e, t)| {
+                format!(
+                    "{{\"engine\":{},\"seconds\":{},\"moves\":{}}}",
+                    string(&self.names[e]),
+                    number(t.seconds),
+                    t.moves
+                )
+            })
+            .collect();
         format!(
-            "{{\"games\":{},\"pairs\":[{}],\"forfeits\":[{}],\"sprt\":{sprt}}}\n",
+            "{{\"games\":{},\"pairs\":[{}],\"forfeits\":[{}],\"thinking\":[{}],\"sprt\":{sprt}}}\n",
             self.games,
             pairs.join(","),
-            forfeits.join(",")
+            forfeits.join(","),
+            thinking.join(",")
         )
     }
 }
@@ -374,6 +423,25 @@ impl fmt::Display for Summary {
                 })
                 .collect();
             writeln!(f, "forfeits {name}: {}", counts.join(", "))?;
+        }
+        for (&e, t) in &self.thinking {
+            writeln!(
+                f,
+                "time {}: {:.1} s over {} moves, {:.1} ms a move",
+                self.names[e],
+                t.seconds,
+                t.moves,
+                1000.0 * t.seconds / f64::from(t.moves.max(1))
+            )?;
+        }
+        for &(a, b) in self.pairs.keys() {
+            if let Some(ratio) = self.time_ratio(a, b) {
+                writeln!(
+                    f,
+                    "time ratio {} / {}: {ratio:.2}",
+                    self.names[a], self.names[b]
+                )?;
+            }
         }
         if let Some((llr, (low, high), decision)) = self.sprt {
             let verdict = match decision {
@@ -484,6 +552,7 @@ fn add_finished(
         });
         if done.insert(index) {
             summary.add(black, white, margin.round() as i32, loser, kind);
+            summary.add_thinking(black, white, &record.moves);
         }
     }
     Ok(())
@@ -603,6 +672,7 @@ pub fn run(config: &MatchConfig) -> Result<Summary, String> {
                 );
             }
             summary.add(s.black, s.white, finished.black_margin, loser, kind);
+            summary.add_thinking(s.black, s.white, &finished.record.moves);
             if summary.decide_sprt(config.sprt) {
                 stop.store(true, Relaxed);
             }
