@@ -602,15 +602,8 @@ fn game_records_shard_resume_and_replay_into_a_fit() {
     );
     // The evaluation's error against the same games' labels, with the new weights and with a
     // fit that leans on them as a prior.
-    let out = othel(&[
-        "--weights",
-        weights.to_str().unwrap(),
-        "train",
-        "eval",
-        whole.to_str().unwrap(),
-        "--size",
-        "6",
-    ]);
+    let eval_args = ["train", "eval", whole.to_str().unwrap(), "--size", "6"];
+    let out = othel(&[&["--weights", weights.to_str().unwrap()], &eval_args[..]].concat());
     assert_succeeded(&out);
     let table = String::from_utf8_lossy(&out.stdout);
     let all = table
@@ -622,8 +615,7 @@ fn game_records_shard_resume_and_replay_into_a_fit() {
         Some(count.to_string().as_str()),
         "{table}"
     );
-    let again = dir.join("again.weights");
-    let out = othel(&[
+    let fit_args = [
         "train",
         "fit",
         whole.to_str().unwrap(),
@@ -631,43 +623,25 @@ fn game_records_shard_resume_and_replay_into_a_fit() {
         "6",
         "--min-samples",
         "10",
-        "--smooth",
-        "0.5",
-        "--prior",
-        weights.to_str().unwrap(),
-        "--out",
-        again.to_str().unwrap(),
-    ]);
+    ];
+    let prior = ["--prior", weights.to_str().unwrap()];
+    let again = dir.join("again.weights");
+    let out = othel(
+        &[
+            &fit_args[..],
+            &prior,
+            &["--smooth", "0.5", "--out", again.to_str().unwrap()],
+        ]
+        .concat(),
+    );
     assert_succeeded(&out);
     refused(
-        &[
-            "train",
-            "fit",
-            whole.to_str().unwrap(),
-            "--size",
-            "6",
-            "--smooth",
-            "2",
-            "--out",
-            "/dev/null",
-        ],
+        &[&fit_args[..], &["--smooth", "2", "--out", "/dev/null"]].concat(),
         "--smooth",
     );
     // Finer phases, over the coarser prior; the engine evaluates with them.
     let fine = dir.join("fine.weights");
-    let fine_args = [
-        "train",
-        "fit",
-        whole.to_str().unwrap(),
-        "--size",
-        "6",
-        "--min-samples",
-        "10",
-        "--prior",
-        weights.to_str().unwrap(),
-        "--out",
-        fine.to_str().unwrap(),
-    ];
+    let fine_args = [&fit_args[..], &prior, &["--out", fine.to_str().unwrap()]].concat();
     let out = othel(&[&fine_args[..], &["--phase-width", "2"]].concat());
     assert_succeeded(&out);
     assert!(
@@ -677,7 +651,6 @@ fn game_records_shard_resume_and_replay_into_a_fit() {
     );
     let w = Weights::from_bytes(&std::fs::read(&fine).unwrap()).unwrap();
     assert_eq!((w.phases, w.phase_shift()), (17, 1));
-    let eval_args = ["train", "eval", whole.to_str().unwrap(), "--size", "6"];
     let out = othel(&[&["--weights", fine.to_str().unwrap()], &eval_args[..]].concat());
     assert_succeeded(&out);
     refused(
@@ -686,19 +659,13 @@ fn game_records_shard_resume_and_replay_into_a_fit() {
     );
     // Labels from the search's scores fit other weights; version 1 games (no scores) still read.
     let searched = dir.join("searched.weights");
-    let out = othel(&[
-        "train",
-        "fit",
-        whole.to_str().unwrap(),
-        "--size",
-        "6",
-        "--min-samples",
-        "10",
-        "--search-weight",
-        "1",
-        "--out",
-        searched.to_str().unwrap(),
-    ]);
+    let out = othel(
+        &[
+            &fit_args[..],
+            &["--search-weight", "1", "--out", searched.to_str().unwrap()],
+        ]
+        .concat(),
+    );
     assert_succeeded(&out);
     assert_ne!(
         std::fs::read(&searched).unwrap(),
@@ -714,29 +681,14 @@ fn game_records_shard_resume_and_replay_into_a_fit() {
         String::from_utf8_lossy(&out.stdout)
     );
     refused(
-        &[
-            "train",
-            "eval",
-            whole.to_str().unwrap(),
-            "--size",
-            "6",
-            "--search-weight",
-            "2",
-        ],
+        &[&eval_args[..], &["--search-weight", "2"]].concat(),
         "--search-weight",
     );
     // Giving back what random moves lost changes the labels (the games' draws are made again
     // and match); a file whose header does not say how its games were drawn is refused, and so
     // is one whose draws do not give its games.
-    let plain = othel(&["train", "eval", whole.to_str().unwrap(), "--size", "6"]);
-    let undone = othel(&[
-        "train",
-        "eval",
-        whole.to_str().unwrap(),
-        "--size",
-        "6",
-        "--undo-random",
-    ]);
+    let plain = othel(&eval_args);
+    let undone = othel(&[&eval_args[..], &["--undo-random"]].concat());
     assert_succeeded(&undone);
     assert_ne!(plain.stdout, undone.stdout);
     let text = std::fs::read_to_string(&whole).unwrap();

@@ -416,12 +416,7 @@ mod tests {
         let list = patterns(n);
         let (offsets, stride) = layout(&list);
         let empties = n * n - (player | opponent).count() as usize;
-        // A phase spans the empty counts that make the file's number of phases.
-        let width = [2, 4, 8]
-            .into_iter()
-            .find(|width| (n * n - 4) / width + 1 == w.phases)
-            .unwrap();
-        let phase = (empties / width).min(w.phases - 1);
+        let phase = (empties >> w.phase_shift()).min(w.phases - 1);
         let values = &w.values[phase * stride..(phase + 1) * stride];
         let mut sum = 0;
         for (p, pattern) in list.iter().enumerate() {

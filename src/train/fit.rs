@@ -189,9 +189,13 @@ pub fn fit<P: Evaluate>(
     let phases = weights.phases;
     let shift = options.phase_shift;
     // A prior of another phase width is laid over these phases.
+    let laid;
     let prior = match &options.prior {
-        Some(p) if p.phases != phases => Some(p.with_phase_shift(shift)?),
-        other => other.clone(),
+        Some(p) if p.phases != phases => {
+            laid = p.with_phase_shift(shift)?;
+            Some(&laid)
+        }
+        other => other.as_ref(),
     };
     // Each instance's start, and the folded index relative to it (every table fits 16 bits).
     let starts = model.instance_starts();
@@ -251,7 +255,7 @@ pub fn fit<P: Evaluate>(
         .enumerate()
         .map(|(phase, (train, test))| {
             let a = Design { table, rows: train };
-            let prior: Vec<f64> = match &prior {
+            let prior: Vec<f64> = match prior {
                 Some(p) => p.values[phase * stride..(phase + 1) * stride]
                     .iter()
                     .map(|&v| v as f64 / DISC as f64)
