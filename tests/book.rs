@@ -4,6 +4,7 @@
 
 mod common;
 
+use common::Scratch;
 use othel::book::{Book, embedded};
 use othel::rules::geometry::{Size6, Size8};
 use othel::rules::{BoardKind, Othello, Position, Variant};
@@ -15,10 +16,6 @@ const OTHEL: &str = env!("CARGO_BIN_EXE_othel");
 
 fn othel(args: &[&str]) -> Output {
     Command::new(OTHEL).args(args).output().expect("othel runs")
-}
-
-fn scratch(name: &str) -> std::path::PathBuf {
-    std::env::temp_dir().join(format!("othel-book-{}-{name}", std::process::id()))
 }
 
 #[test]
@@ -106,8 +103,8 @@ fn book_choices_stay_in_the_random_window() {
 
 #[test]
 fn build_resume_show_export_and_import() {
-    let path = scratch("six.book");
-    let _ = std::fs::remove_file(&path);
+    let dir = Scratch::new("book");
+    let path = dir.join("six.book");
     let p = path.to_str().unwrap();
     let build = [
         "book", "build", "--size", "6", "--plies", "3", "--depth", "4", "--width", "1",
@@ -131,13 +128,13 @@ fn build_resume_show_export_and_import() {
         "{text}"
     );
     // Text and binary forms carry the same book.
-    let text_path = scratch("six.txt");
+    let text_path = dir.join("six.txt");
     assert!(
         othel(&["book", "export", p, "--out", text_path.to_str().unwrap()])
             .status
             .success()
     );
-    let again = scratch("again.book");
+    let again = dir.join("again.book");
     let imported = othel(&[
         "book",
         "import",
@@ -152,9 +149,10 @@ fn build_resume_show_export_and_import() {
 #[test]
 fn a_corrupt_or_truncated_book_is_an_error_and_the_engine_goes_on() {
     let good = embedded(BoardKind::default()).unwrap().to_bytes();
-    let truncated = scratch("truncated.book");
+    let dir = Scratch::new("book");
+    let truncated = dir.join("truncated.book");
     std::fs::write(&truncated, &good[..good.len() / 2]).unwrap();
-    let corrupt = scratch("corrupt.book");
+    let corrupt = dir.join("corrupt.book");
     let mut bytes = good.clone();
     bytes[20] = 0xff;
     bytes[21] = 0xff;
@@ -247,8 +245,7 @@ fn book_show_names_a_size_mismatch() {
 
 #[test]
 fn a_sharded_build_merges_into_a_book_holding_the_whole_build() {
-    let dir = scratch("shards");
-    std::fs::create_dir_all(&dir).expect("a scratch folder");
+    let dir = Scratch::new("book-shards");
     let path = |name: &str| dir.join(name).display().to_string();
     let build = |out: &str, shard: Option<&str>| {
         let mut args = vec![

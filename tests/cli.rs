@@ -171,10 +171,16 @@ fn analyze_answers_from_the_book_and_a_bad_book_is_an_error() {
     assert!(String::from_utf8_lossy(&out.stderr).contains("book"));
 }
 
-fn temp_file(name: &str, text: &str) -> std::path::PathBuf {
-    let path = std::env::temp_dir().join(format!("othel-test-{}-{name}", std::process::id()));
-    std::fs::write(&path, text).unwrap();
-    path
+/// A file holding `text` whose name ends with `-NAME`, deleted when dropped (also when the test
+/// fails).
+fn temp_file(name: &str, text: &str) -> tempfile::TempPath {
+    let file = tempfile::Builder::new()
+        .prefix("othel-test-")
+        .suffix(&format!("-{name}"))
+        .tempfile()
+        .expect("a temporary file");
+    std::fs::write(file.path(), text).expect("a temporary file written");
+    file.into_temp_path()
 }
 
 const FFO_1: &str =
@@ -212,9 +218,6 @@ fn solve_checks_the_file_s_scores() {
     let wld = othel(&["solve", good.to_str().unwrap(), "--wld"]);
     assert!(wld.status.success());
     assert!(stdout(&wld).contains("score win"));
-    for f in [good, wrong, bad] {
-        let _ = std::fs::remove_file(f);
-    }
 }
 
 #[test]
@@ -286,9 +289,6 @@ fn bench_searches_the_positions_of_a_file() {
         let out = othel(&["bench", "--depth", "3", "--positions", path]);
         assert!(!out.status.success());
         assert!(!String::from_utf8_lossy(&out.stderr).contains("panicked"));
-    }
-    for f in [file, bad] {
-        let _ = std::fs::remove_file(f);
     }
 }
 

@@ -2,6 +2,9 @@
 //! never panics, and the engine keeps its built-in data; a match killed by SIGTERM keeps every
 //! game it finished and `--resume` goes on from there.
 
+mod common;
+
+use common::Scratch;
 use othel::book::Book;
 use othel::eval::model::Model;
 use othel::eval::weights::Weights;
@@ -91,8 +94,7 @@ fn damaged_book_files_are_errors_not_panics() {
 
 #[test]
 fn a_damaged_file_leaves_the_engine_on_its_built_in_data() {
-    let dir = std::env::temp_dir().join(format!("othel-hostile-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = Scratch::new("hostile");
     let original =
         std::fs::read(concat!(env!("CARGO_MANIFEST_DIR"), "/book/othello-6.book")).unwrap();
     let cut = dir.join("cut.book");
@@ -139,14 +141,12 @@ fn a_damaged_file_leaves_the_engine_on_its_built_in_data() {
         "{text}"
     );
     assert!(!String::from_utf8_lossy(&out.stderr).contains("panicked"));
-    std::fs::remove_dir_all(&dir).ok();
 }
 
 #[cfg(unix)]
 #[test]
 fn a_match_killed_by_sigterm_keeps_its_games_and_resumes() {
-    let dir = std::env::temp_dir().join(format!("othel-hostile-match-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = Scratch::new("hostile-match");
     let games = dir.join("games.ggf");
     let args = |resume: bool| {
         let mut a = vec![
@@ -212,5 +212,4 @@ fn a_match_killed_by_sigterm_keeps_its_games_and_resumes() {
     numbers.sort();
     assert!(kept >= 4);
     assert_eq!(numbers, (0..40).collect::<Vec<_>>());
-    std::fs::remove_dir_all(&dir).ok();
 }

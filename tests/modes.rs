@@ -87,10 +87,10 @@ fn nboard_follows_passes_given_by_set_game_and_by_move() {
 
 #[test]
 fn nboard_answers_from_the_book_and_learns_into_a_book_file() {
-    let book = std::env::temp_dir().join(format!("othel-nboard-{}.book", std::process::id()));
-    let _ = std::fs::remove_file(&book);
+    let dir = common::Scratch::new("nboard");
+    let book = dir.join("learnt.book");
     // A book file of two positions: made by `othel book add` from one opening.
-    let games = book.with_extension("txt");
+    let games = dir.join("opening.txt");
     std::fs::write(&games, "f5d6\n").unwrap();
     let made = std::process::Command::new(env!("CARGO_BIN_EXE_othel"))
         .args([

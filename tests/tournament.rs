@@ -2,6 +2,9 @@
 //! itself through each protocol, misbehaving engines forfeit the right way, an interrupted run
 //! resumed gives the same totals, SPRT stops early, impossible pairings are refused.
 
+mod common;
+
+use common::Scratch;
 use othel::rules::ggf::GgfRecord;
 use othel::rules::{Color, Othello, Position, geometry::Size8};
 use std::path::{Path, PathBuf};
@@ -10,12 +13,9 @@ use std::process::{Command, Output};
 const OTHEL: &str = env!("CARGO_BIN_EXE_othel");
 const TEST_ENGINE: &str = env!("CARGO_BIN_EXE_othel-test-engine");
 
-/// A fresh folder for one test's files.
-fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("othel-match-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).expect("a scratch folder");
-    dir
+/// A fresh folder for one test's files, deleted when the test ends.
+fn scratch(name: &str) -> Scratch {
+    Scratch::new(&format!("match-{name}"))
 }
 
 /// Some short openings (the first moves of a few well-known lines).

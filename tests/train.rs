@@ -1,6 +1,9 @@
 //! Training the pattern evaluation end to end: self-play samples, their labels, a fit, and the
 //! fitted weights used for more self-play.
 
+mod common;
+
+use common::Scratch;
 use othel::eval::DISC;
 use othel::eval::model::Model;
 use othel::eval::weights::Weights;
@@ -55,10 +58,9 @@ fn refused(args: &[&str], message: &str) {
     assert!(stderr.contains(message), "{args:?}: {stderr}");
 }
 
-fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("othel-train-{}-{name}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
+/// A fresh folder for one test's files, deleted when the test ends.
+fn scratch(name: &str) -> Scratch {
+    Scratch::new(&format!("train-{name}"))
 }
 
 #[test]
@@ -179,7 +181,6 @@ fn self_play_samples_fit_into_weights_that_play() {
         again.to_str().unwrap(),
     ]);
     assert_succeeded(&out);
-    std::fs::remove_dir_all(&dir).ok();
 }
 
 #[test]
@@ -276,7 +277,6 @@ fn larger_boards_train_from_games_files_into_weights_the_engine_uses() {
         assert!(baseline != 0.0, "{text}");
         assert!((value(words[1]) - baseline).abs() < 0.015, "{text}");
     }
-    std::fs::remove_dir_all(&dir).ok();
 }
 
 #[test]
@@ -328,7 +328,6 @@ fn bad_training_input_is_an_error() {
     );
     // Appending to a file that is not samples is refused.
     refused(&[&args[..], &["--out", junk]].concat(), "");
-    std::fs::remove_dir_all(&dir).ok();
 }
 
 #[test]
@@ -441,7 +440,6 @@ fn train_label_writes_a_test_set_of_exact_or_searched_scores() {
     );
     refused_label("10", "30", &["--exact"], "up to 8x8");
     refused_label("6", "10", &[], "--depth");
-    std::fs::remove_dir_all(&dir).ok();
 }
 
 /// The lines of a games file after its header, sorted (games land in the order they finish).
@@ -714,5 +712,4 @@ fn game_records_shard_resume_and_replay_into_a_fit() {
             message,
         );
     }
-    std::fs::remove_dir_all(&dir).ok();
 }

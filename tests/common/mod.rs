@@ -5,7 +5,37 @@
 pub mod engine;
 pub mod reference;
 
-use std::path::PathBuf;
+use std::ops::Deref;
+use std::path::{Path, PathBuf};
+
+/// A folder of its own for one test's files, deleted with everything in it when the test ends
+/// (also when it fails), so that test runs leave nothing behind in the temporary folder.
+pub struct Scratch(tempfile::TempDir);
+
+impl Scratch {
+    /// A new empty folder whose name starts with `othel-NAME-`.
+    pub fn new(name: &str) -> Scratch {
+        let dir = tempfile::Builder::new()
+            .prefix(&format!("othel-{name}-"))
+            .tempdir()
+            .expect("a scratch folder");
+        Scratch(dir)
+    }
+}
+
+impl Deref for Scratch {
+    type Target = Path;
+
+    fn deref(&self) -> &Path {
+        self.0.path()
+    }
+}
+
+impl AsRef<Path> for Scratch {
+    fn as_ref(&self) -> &Path {
+        self.0.path()
+    }
+}
 
 /// The shared test data folder (`../shared/data` beside the repository), or `None` with a printed
 /// reason when this clone has none.
