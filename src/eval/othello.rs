@@ -43,6 +43,14 @@ fn corner_squares<G: Geometry>() -> CornerSquares<G::Bits> {
 /// The standard deviation, in centi-discs, of (deep − shallow search) for each depth and its
 /// ProbCut shallow depth, on the trained 8×8 evaluation (measured on 86 self-play positions of 20
 /// to 50 empties, depths 1 to 12; deeper ones are extrapolated).
+///
+/// Measured again with the weights of the seventh session (`scripts/probcut-sigma.py
+/// data/othello-8/d10-s20/games-055000.games --positions 800`, 798 positions of 14–52 empties):
+/// 260, 225, 223, 282, 267, 242, 234, 292, 275, 272 for depths 3–12 over all of them, and the
+/// spread grows as the board fills, by about 2% an empty square fewer (depth 10: 401 at 14–23
+/// empties, 165 at 44–52). Those figures scaled by the empties (3.2 times fewer nodes at depth 12
+/// after 10 plies) played even with this table at 40 ms a move: +0.2 Elo [−16.3, +16.7] over
+/// 1,465 games (XOT openings, one thread each, ninth session); the table stays.
 const PROBCUT_SIGMA_8X8: [i32; 13] = [0, 0, 0, 373, 328, 255, 332, 290, 258, 232, 315, 263, 301];
 
 /// Discs that can never flip because they run unbroken along an edge from a corner the player

@@ -433,6 +433,9 @@ pub const SELECTIVITY_PERCENT: [u8; 5] = [100, 73, 87, 95, 98];
 /// The standard deviation, in discs, of (shallow search − exact score) for the shallow depths
 /// 0, 2 and 4 (measured with the trained 8×8 evaluation on 150 self-play positions at each of 10,
 /// 12, …, 22 empty squares: 6.6–8.3, 5.9–6.7 and 5.1–5.9; it barely depends on the empties).
+/// With the weights of the seventh session (`scripts/probcut-sigma.py --endgame --empties 10-24`
+/// on 447 positions of the held-out games-055000): 6.8, 5.9 and 5.3, a few percent less; not
+/// changed, the node counts of the FFO positions not measured with them.
 pub(super) const MPC_SIGMA: [f32; 3] = [7.0, 6.3, 5.5];
 
 /// Multi-ProbCut in the endgame (Buro's idea, as Edax and Egaroucid use it in their selective

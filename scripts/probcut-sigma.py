@@ -1,0 +1,242 @@
+#!/usr/bin/env python3
+"""Measures the spread that midgame ProbCut trusts: for positions of held-out self-play games, the
+scores of full-width searches at depths 1..DEPTH (one `go depth DEPTH fullwidth` a position, whose
+`info` lines give every depth), then for each depth d and its shallow depth s (as
+`mpc_shallow_depth` in src/search/alphabeta.rs picks it), the standard deviation of
+(score at d - score at s) in centi-discs, by ranges of empty squares, and a least-squares fit of
+sigma = a + b * d + c * empties over every depth and range.
+
+With --endgame, the spread the endgame's selective passes trust instead (`MPC_SIGMA` there):
+(exact score - shallow score) in discs for the shallow depths 0 (the static evaluation), 2 and 4
+(the midgame search as the endgame's ProbCut runs it), by number of empty squares.
+
+Usage: scripts/probcut-sigma.py GAMES [--positions N] [--depth D] [--seed S] [--othel BIN]
+                                [--scores FILE] [--endgame] [--empties LOW-HIGH]
+  GAMES: a games file (data/README.md), e.g. data/othello-8/d10-s20/games-055000.games (held out
+  from the shipped weights' fit). --scores keeps the raw scores (one position a line) and reads
+  them back instead of searching when the file exists.
+"""
+import argparse
+import math
+import os
+import random
+import subprocess
+import sys
+
+
+def shallow_depth(depth):
+    """The shallow depth of midgame ProbCut for a depth (src/search/alphabeta.rs)."""
+    return (depth // 4) * 2 + (depth & 1)
+
+
+def positions(games_path, count, seed, low, high):
+    """(empties, transcript prefix) of `count` random positions with low..high empty squares."""
+    games = []
+    with open(games_path) as f:
+        for line in f:
+            if line.startswith("#") or not line.endswith("\n"):
+                continue
+            words = line.split()
+            if len(words) >= 5:
+                games.append(words[4])
+    rng = random.Random(seed)
+    chosen = []
+    for moves in rng.sample(games, min(count, len(games))):
+        plies = len(moves) // 2
+        empties = rng.randint(low, high)
+        # A transcript leaves passes out: a prefix of 60 - empties placements has those empties.
+        take = 60 - empties
+        if take < 0 or take > plies:
+            continue
+        chosen.append((empties, moves[: 2 * take]))
+    return chosen
+
+
+def start(othel):
+    return subprocess.Popen(
+        [othel, "--threads", "1", "--book", "off"],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+        text=True,
+        bufsize=1,
+    )
+
+
+def ask(proc, commands):
+    """Sends the commands, then reads the replies up to `bestmove` or an `eval` line: the
+    (depth, score in discs, exact) of each `info` line, or the evaluation."""
+    proc.stdin.write(commands)
+    proc.stdin.flush()
+    infos = []
+    while True:
+        line = proc.stdout.readline()
+        if not line:
+            sys.exit("probcut-sigma: othel exited")
+        words = line.split()
+        if words[0] == "error":
+            sys.exit(f"probcut-sigma: {line.strip()}")
+        if words[0] == "eval":
+            return float(words[1])
+        if words[0] == "bestmove":
+            return infos
+        if words[0] == "info" and "depth" in words and "score" in words:
+            exact = "exact" in words or "wld" in words or "book" in words
+            d = int(words[words.index("depth") + 1])
+            infos.append((d, float(words[words.index("score") + 1]), exact))
+
+
+def search_endgame(othel, chosen):
+    """Each position's scores in discs: the evaluation, the depth-2 and depth-4 searches, the
+    exact score."""
+    proc = start(othel)
+    results = []
+    for i, (empties, moves) in enumerate(chosen):
+        setup = f"newgame\nposition startpos moves {moves}\n"
+        static = ask(proc, setup + "eval\n")
+        shallow = {d: s for d, s, exact in ask(proc, "go depth 4\n") if not exact}
+        exact = [s for _, s, e in ask(proc, "go exact\n") if e]
+        if 2 in shallow and 4 in shallow and exact:
+            results.append((empties, [static, shallow[2], shallow[4], exact[-1]]))
+        print(f"\r{i + 1}/{len(chosen)} positions", end="", file=sys.stderr)
+    print(file=sys.stderr)
+    proc.stdin.write("quit\n")
+    proc.stdin.close()
+    proc.wait()
+    return results
+
+
+def report_endgame(results, low, high):
+    buckets = [(e, e) for e in range(low, high + 1)] + [(low, high)]
+    print(f"{len(results)} positions; sigma (discs) of exact - shallow by empties")
+    print("empties  positions  depth 0  depth 2  depth 4")
+    for lo, hi in buckets:
+        rows = [sc for e, sc in results if lo <= e <= hi]
+        if len(rows) < 10:
+            continue
+        cells = []
+        for k in range(3):
+            diffs = [sc[3] - sc[k] for sc in rows]
+            mean = sum(diffs) / len(diffs)
+            sigma = math.sqrt(sum((x - mean) ** 2 for x in diffs) / (len(diffs) - 1))
+            cells.append(f"{sigma:7.2f}")
+        name = f"{lo}" if lo == hi else f"{lo}-{hi}"
+        print(f"{name:>7}  {len(rows):>9}  " + "  ".join(cells))
+
+
+def search(othel, chosen, depth):
+    """Each position's full-width scores at depths 1..depth (centi-discs); positions whose search
+    ended early (an exact score) are left out."""
+    proc = start(othel)
+    results = []
+    for i, (empties, moves) in enumerate(chosen):
+        infos = ask(proc, f"newgame\nposition startpos moves {moves}\ngo depth {depth} fullwidth\n")
+        scores = {d: round(score * 100) for d, score, _ in infos}
+        exact = any(e for _, _, e in infos)
+        if not exact and all(d in scores for d in range(1, depth + 1)):
+            results.append((empties, [scores[d] for d in range(1, depth + 1)]))
+        print(f"\r{i + 1}/{len(chosen)} positions", end="", file=sys.stderr)
+    print(file=sys.stderr)
+    proc.stdin.write("quit\n")
+    proc.stdin.close()
+    proc.wait()
+    return results
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("games")
+    parser.add_argument("--positions", type=int, default=600)
+    parser.add_argument("--depth", type=int, default=12)
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--empties", default="14-52", help="range of empty squares, LOW-HIGH")
+    parser.add_argument("--othel", default="target/release/othel")
+    parser.add_argument("--scores", help="keep (or read back) the raw scores here")
+    parser.add_argument("--endgame", action="store_true", help="the endgame's spreads")
+    args = parser.parse_args()
+    low, high = (int(x) for x in args.empties.split("-"))
+    if args.endgame:
+        if args.scores and os.path.exists(args.scores):
+            with open(args.scores) as f:
+                results = [
+                    (int(e), [float(s) for s in rest.split(",")])
+                    for e, rest in (line.split() for line in f if line.strip())
+                ]
+        else:
+            chosen = positions(args.games, args.positions, args.seed, low, high)
+            results = search_endgame(args.othel, chosen)
+            if args.scores:
+                with open(args.scores, "w") as f:
+                    for empties, scores in results:
+                        f.write(f"{empties} {','.join(map(str, scores))}\n")
+        report_endgame(results, low, high)
+        return
+
+    if args.scores and os.path.exists(args.scores):
+        with open(args.scores) as f:
+            results = [
+                (int(e), [int(s) for s in rest.split(",")])
+                for e, rest in (line.split() for line in f if line.strip())
+            ]
+    else:
+        chosen = positions(args.games, args.positions, args.seed, low, high)
+        results = search(args.othel, chosen, args.depth)
+        if args.scores:
+            with open(args.scores, "w") as f:
+                for empties, scores in results:
+                    f.write(f"{empties} {','.join(map(str, scores))}\n")
+    depth = min(len(s) for _, s in results)
+
+    buckets = [(lo, min(lo + 9, high)) for lo in range(low, high + 1, 10)]
+    print(f"{len(results)} positions; sigma (centi-discs) of score(d) - score(s) by empties")
+    print("d  s  " + "  ".join(f"{lo:>2}-{hi:<2}" for lo, hi in buckets) + "    all")
+    rows = []
+    for d in range(3, depth + 1):
+        s = shallow_depth(d)
+        cells = []
+        for lo, hi in buckets + [(low, high)]:
+            diffs = [sc[d - 1] - sc[s - 1] for e, sc in results if lo <= e <= hi]
+            if len(diffs) < 10:
+                cells.append("    -")
+                continue
+            mean = sum(diffs) / len(diffs)
+            sigma = math.sqrt(sum((x - mean) ** 2 for x in diffs) / (len(diffs) - 1))
+            cells.append(f"{sigma:5.0f}")
+        print(f"{d:<2} {s:<2} " + "  ".join(cells))
+        for e, sc in results:
+            rows.append((d, e, sc[d - 1] - sc[shallow_depth(d) - 1]))
+
+    # sigma = a + b d + c e, fitted to the squared deviations of each (d, empties) cell.
+    cells = {}
+    for d, e, x in rows:
+        cells.setdefault((d, e // 4), []).append(x)
+    xs, ys = [], []
+    for (d, eb), diffs in cells.items():
+        if len(diffs) < 8:
+            continue
+        mean = sum(diffs) / len(diffs)
+        sigma = math.sqrt(sum((x - mean) ** 2 for x in diffs) / (len(diffs) - 1))
+        xs.append((1.0, d, eb * 4 + 1.5))
+        ys.append(sigma)
+    n = 3
+    if len(xs) < 2 * n:
+        print("fit: too few positions")
+        return
+    ata = [[sum(x[i] * x[j] for x in xs) for j in range(n)] for i in range(n)]
+    aty = [sum(x[i] * y for x, y in zip(xs, ys)) for i in range(n)]
+    # Gaussian elimination on the 3x3 normal equations.
+    for i in range(n):
+        p = ata[i][i]
+        for j in range(i + 1, n):
+            f = ata[j][i] / p
+            for k in range(n):
+                ata[j][k] -= f * ata[i][k]
+            aty[j] -= f * aty[i]
+    coef = [0.0] * n
+    for i in reversed(range(n)):
+        coef[i] = (aty[i] - sum(ata[i][k] * coef[k] for k in range(i + 1, n))) / ata[i][i]
+    print(f"fit: sigma = {coef[0]:.1f} + {coef[1]:.2f} * depth + {coef[2]:.2f} * empties")
+
+
+if __name__ == "__main__":
+    main()
