@@ -12,8 +12,8 @@ With --endgame, the spread the endgame's selective passes trust instead (`MPC_SI
 
 Usage: scripts/probcut-sigma.py GAMES [--positions N] [--depth D] [--seed S] [--othel BIN]
                                 [--scores FILE] [--endgame] [--empties LOW-HIGH]
-  GAMES: a games file (data/README.md), e.g. data/othello-8/d10-s20/games-055000.games (held out
-  from the shipped weights' fit). --scores keeps the raw scores (one position a line) and reads
+  GAMES: an 8×8 games file (data/README.md), e.g. data/othello-8/d10-s20/games-055000.games (held
+  out from the shipped weights' fit). --scores keeps the raw scores (one position a line) and reads
   them back instead of searching when the file exists.
 """
 import argparse
@@ -29,8 +29,15 @@ def shallow_depth(depth):
     return (depth // 4) * 2 + (depth & 1)
 
 
+def spread(diffs):
+    """The sample standard deviation."""
+    mean = sum(diffs) / len(diffs)
+    return math.sqrt(sum((x - mean) ** 2 for x in diffs) / (len(diffs) - 1))
+
+
 def positions(games_path, count, seed, low, high):
-    """(empties, transcript prefix) of `count` random positions with low..high empty squares."""
+    """(empties, transcript prefix) of up to `count` random positions of 8×8 games with low..high
+    empty squares."""
     games = []
     with open(games_path) as f:
         for line in f:
@@ -114,12 +121,7 @@ def report_endgame(results, low, high):
         rows = [sc for e, sc in results if lo <= e <= hi]
         if len(rows) < 10:
             continue
-        cells = []
-        for k in range(3):
-            diffs = [sc[3] - sc[k] for sc in rows]
-            mean = sum(diffs) / len(diffs)
-            sigma = math.sqrt(sum((x - mean) ** 2 for x in diffs) / (len(diffs) - 1))
-            cells.append(f"{sigma:7.2f}")
+        cells = [f"{spread([sc[3] - sc[k] for sc in rows]):7.2f}" for k in range(3)]
         name = f"{lo}" if lo == hi else f"{lo}-{hi}"
         print(f"{name:>7}  {len(rows):>9}  " + "  ".join(cells))
 
@@ -155,36 +157,28 @@ def main():
     parser.add_argument("--endgame", action="store_true", help="the endgame's spreads")
     args = parser.parse_args()
     low, high = (int(x) for x in args.empties.split("-"))
-    if args.endgame:
+    def measured(search_all):
+        """The raw scores: read back from --scores when it exists, else searched (and kept)."""
         if args.scores and os.path.exists(args.scores):
             with open(args.scores) as f:
-                results = [
-                    (int(e), [float(s) for s in rest.split(",")])
+                return [
+                    (int(e), [float(x) for x in rest.split(",")])
                     for e, rest in (line.split() for line in f if line.strip())
                 ]
-        else:
-            chosen = positions(args.games, args.positions, args.seed, low, high)
-            results = search_endgame(args.othel, chosen)
-            if args.scores:
-                with open(args.scores, "w") as f:
-                    for empties, scores in results:
-                        f.write(f"{empties} {','.join(map(str, scores))}\n")
-        report_endgame(results, low, high)
-        return
-
-    if args.scores and os.path.exists(args.scores):
-        with open(args.scores) as f:
-            results = [
-                (int(e), [int(s) for s in rest.split(",")])
-                for e, rest in (line.split() for line in f if line.strip())
-            ]
-    else:
         chosen = positions(args.games, args.positions, args.seed, low, high)
-        results = search(args.othel, chosen, args.depth)
+        results = search_all(chosen)
         if args.scores:
             with open(args.scores, "w") as f:
                 for empties, scores in results:
                     f.write(f"{empties} {','.join(map(str, scores))}\n")
+        if not results:
+            sys.exit("probcut-sigma: no position in the range")
+        return results
+
+    if args.endgame:
+        report_endgame(measured(lambda chosen: search_endgame(args.othel, chosen)), low, high)
+        return
+    results = measured(lambda chosen: search(args.othel, chosen, args.depth))
     depth = min(len(s) for _, s in results)
 
     buckets = [(lo, min(lo + 9, high)) for lo in range(low, high + 1, 10)]
@@ -196,28 +190,20 @@ def main():
         cells = []
         for lo, hi in buckets + [(low, high)]:
             diffs = [sc[d - 1] - sc[s - 1] for e, sc in results if lo <= e <= hi]
-            if len(diffs) < 10:
-                cells.append("    -")
-                continue
-            mean = sum(diffs) / len(diffs)
-            sigma = math.sqrt(sum((x - mean) ** 2 for x in diffs) / (len(diffs) - 1))
-            cells.append(f"{sigma:5.0f}")
+            cells.append(f"{spread(diffs):5.0f}" if len(diffs) >= 10 else "    -")
         print(f"{d:<2} {s:<2} " + "  ".join(cells))
         for e, sc in results:
             rows.append((d, e, sc[d - 1] - sc[shallow_depth(d) - 1]))
 
-    # sigma = a + b d + c e, fitted to the squared deviations of each (d, empties) cell.
+    # sigma = a + b d + c e, a least-squares fit to the spreads of the cells (depth, 4 empties).
     cells = {}
     for d, e, x in rows:
         cells.setdefault((d, e // 4), []).append(x)
     xs, ys = [], []
     for (d, eb), diffs in cells.items():
-        if len(diffs) < 8:
-            continue
-        mean = sum(diffs) / len(diffs)
-        sigma = math.sqrt(sum((x - mean) ** 2 for x in diffs) / (len(diffs) - 1))
-        xs.append((1.0, d, eb * 4 + 1.5))
-        ys.append(sigma)
+        if len(diffs) >= 8:
+            xs.append((1.0, d, eb * 4 + 1.5))
+            ys.append(spread(diffs))
     n = 3
     if len(xs) < 2 * n:
         print("fit: too few positions")
