@@ -93,24 +93,32 @@ def ask(proc, commands):
             infos.append((d, float(words[words.index("score") + 1]), exact))
 
 
-def search_endgame(othel, chosen):
-    """Each position's scores in discs: the evaluation, the depth-2 and depth-4 searches, the
-    exact score."""
+def each_position(othel, chosen, measure):
+    """(empties, scores) for each chosen position that `measure(proc, moves)` gives scores (not
+    None), with one othel process for them all and the progress on stderr."""
     proc = start(othel)
     results = []
     for i, (empties, moves) in enumerate(chosen):
-        setup = f"newgame\nposition startpos moves {moves}\n"
-        static = ask(proc, setup + "eval\n")
-        shallow = {d: s for d, s, exact in ask(proc, "go depth 4\n") if not exact}
-        exact = [s for _, s, e in ask(proc, "go exact\n") if e]
-        if 2 in shallow and 4 in shallow and exact:
-            results.append((empties, [static, shallow[2], shallow[4], exact[-1]]))
+        scores = measure(proc, moves)
+        if scores is not None:
+            results.append((empties, scores))
         print(f"\r{i + 1}/{len(chosen)} positions", end="", file=sys.stderr)
     print(file=sys.stderr)
     proc.stdin.write("quit\n")
     proc.stdin.close()
     proc.wait()
     return results
+
+
+def endgame_scores(proc, moves):
+    """A position's scores in discs: the evaluation, the depth-2 and depth-4 searches, the exact
+    score."""
+    static = ask(proc, f"newgame\nposition startpos moves {moves}\neval\n")
+    shallow = {d: s for d, s, exact in ask(proc, "go depth 4\n") if not exact}
+    exact = [s for _, s, e in ask(proc, "go exact\n") if e]
+    if 2 in shallow and 4 in shallow and exact:
+        return [static, shallow[2], shallow[4], exact[-1]]
+    return None
 
 
 def report_endgame(results, low, high):
@@ -126,23 +134,19 @@ def report_endgame(results, low, high):
         print(f"{name:>7}  {len(rows):>9}  " + "  ".join(cells))
 
 
-def search(othel, chosen, depth):
-    """Each position's full-width scores at depths 1..depth (centi-discs); positions whose search
-    ended early (an exact score) are left out."""
-    proc = start(othel)
-    results = []
-    for i, (empties, moves) in enumerate(chosen):
-        infos = ask(proc, f"newgame\nposition startpos moves {moves}\ngo depth {depth} fullwidth\n")
+def full_width_scores(depth):
+    """A position's full-width scores at depths 1..depth (centi-discs); None where the search
+    ended early (an exact score)."""
+
+    def measure(proc, moves):
+        setup = f"newgame\nposition startpos moves {moves}\n"
+        infos = ask(proc, setup + f"go depth {depth} fullwidth\n")
         scores = {d: round(score * 100) for d, score, _ in infos}
-        exact = any(e for _, _, e in infos)
-        if not exact and all(d in scores for d in range(1, depth + 1)):
-            results.append((empties, [scores[d] for d in range(1, depth + 1)]))
-        print(f"\r{i + 1}/{len(chosen)} positions", end="", file=sys.stderr)
-    print(file=sys.stderr)
-    proc.stdin.write("quit\n")
-    proc.stdin.close()
-    proc.wait()
-    return results
+        if any(e for _, _, e in infos) or not all(d in scores for d in range(1, depth + 1)):
+            return None
+        return [scores[d] for d in range(1, depth + 1)]
+
+    return measure
 
 
 def main():
@@ -176,9 +180,12 @@ def main():
         return results
 
     if args.endgame:
-        report_endgame(measured(lambda chosen: search_endgame(args.othel, chosen)), low, high)
+        results = measured(lambda chosen: each_position(args.othel, chosen, endgame_scores))
+        report_endgame(results, low, high)
         return
-    results = measured(lambda chosen: search(args.othel, chosen, args.depth))
+    results = measured(
+        lambda chosen: each_position(args.othel, chosen, full_width_scores(args.depth))
+    )
     depth = min(len(s) for _, s in results)
 
     buckets = [(lo, min(lo + 9, high)) for lo in range(low, high + 1, 10)]
