@@ -519,3 +519,43 @@ fn lehto_search_considers_the_swap() {
         assert_eq!(result.score, minimax(&pos) * DISC);
     });
 }
+
+#[test]
+fn timed_searches_near_the_end_of_8x8_solve_after_depth_12() {
+    // At 24 empty squares or fewer, a search bounded only by time stops deepening at depth 12
+    // and goes on to the selective passes and the exact solve; a depth limit is kept as asked.
+    let searcher = Searcher::new(1, 16).unwrap();
+    let mut rng = StdRng::seed_from_u64(21);
+    let kind = BoardKind::default();
+    with_position_type!(kind, P => {
+        let mut checked = 0;
+        while checked < 2 {
+            let Some(pos) = random_position::<P>(&mut rng, 21) else { continue };
+            if pos.legal_moves().len() < 2 {
+                continue;
+            }
+            searcher.clear();
+            let (solved, _) = search(&searcher, &pos, &exact());
+            searcher.clear();
+            let timed = Limits { movetime: Some(Duration::from_secs(60)), ..Limits::default() };
+            let (result, reports) = search(&searcher, &pos, &timed);
+            let midgame: Vec<u32> = reports
+                .iter()
+                .filter(|r| r.precision == Precision::Depth)
+                .map(|r| r.depth)
+                .collect();
+            assert_eq!(midgame, (1..=12).collect::<Vec<_>>());
+            assert!(reports.iter().any(|r| matches!(r.precision, Precision::Selective(_))));
+            assert_eq!(result.precision, Precision::Exact);
+            assert_eq!(result.depth, 21);
+            assert_eq!(result.score, solved.score);
+            assert!(result.stopped.is_none());
+
+            searcher.clear();
+            let (result, reports) = search(&searcher, &pos, &Limits::depth(14));
+            assert_eq!(result.precision, Precision::Depth);
+            assert_eq!(reports.last().map(|r| r.depth), Some(14));
+            checked += 1;
+        }
+    });
+}
