@@ -486,8 +486,9 @@ impl Searcher {
 /// A search bounded by time alone (`movetime`, a clock) on 8×8 with at most this many empty
 /// squares stops deepening its midgame iterations after depth [`TIMED_SOLVE_DEPTH`] and goes on
 /// to the end: the endgame's selective passes, then the exact search, as far as the time allows
-/// (a stopped pass leaves the last finished one's move, as ever). Edax's iterative deepening
-/// moves to its endgame passes the same way. At 19–24 empties and 65 ms a move (1 thread), on
+/// (a stopped pass leaves the last finished one's move, as ever); Edax's levels and NTest's depths
+/// likewise solve, selectively first, from a number of empties well beyond their midgame depth's
+/// reach. At 19–24 empties and 65 ms a move (1 thread), on
 /// 560 positions whose every move was solved exactly (160 from games against NTest, 400 from the
 /// held-out self-play games-055000), the moves played lost 5 game points (a win turned into a
 /// draw counts half) and 0.40 discs a move, against 11 points and 0.48 discs when the midgame
@@ -495,7 +496,7 @@ impl Searcher {
 /// beyond); NTest at depth 14 (win/loss/draw solves from about 21 empties, taking up to 0.7 s)
 /// lost none of the 160 of its games. Solving from 22 empties instead lost 9 points; after depth
 /// 11 or 13, 5 and 6; a win/loss/draw solve instead of the exact one, as many points and 0.70
-/// discs a move.
+/// discs a move (`scripts/endgame-choices.py`). Matches are in weights/README.md (tenth session).
 const TIMED_SOLVE_EMPTIES: u32 = 24;
 
 /// The midgame depth a timed search reaches before it solves (see [`TIMED_SOLVE_EMPTIES`]).
