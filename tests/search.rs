@@ -46,6 +46,24 @@ fn minimax<P: Position>(pos: &P) -> i32 {
         .expect("at least one move")
 }
 
+/// `count` random positions with `empties` empty squares and at least `moves` legal moves.
+fn positions_with_moves<P: Position>(
+    rng: &mut StdRng,
+    empties: u32,
+    moves: usize,
+    count: usize,
+) -> Vec<P> {
+    let mut found = Vec::new();
+    while found.len() < count {
+        if let Some(pos) = random_position::<P>(rng, empties)
+            && pos.legal_moves().len() >= moves
+        {
+            found.push(pos);
+        }
+    }
+    found
+}
+
 fn random_position<P: Position>(rng: &mut StdRng, empties: u32) -> Option<P> {
     let mut pos = P::start();
     while pos.empty_count() > empties {
@@ -466,13 +484,8 @@ fn multipv_scores_the_best_lines_in_order() {
     let mut rng = StdRng::seed_from_u64(11);
     let kind = BoardKind::default();
     with_position_type!(kind, P => {
-        let mut checked = 0;
-        while checked < 5 {
-            let Some(pos) = random_position::<P>(&mut rng, 9) else { continue };
+        for pos in positions_with_moves::<P>(&mut rng, 9, 3, 5) {
             let moves = pos.legal_moves();
-            if moves.len() < 3 {
-                continue;
-            }
             let limits = Limits { exact: true, multipv: 3, ..Limits::default() };
             let (_, reports) = search(&searcher, &pos, &limits);
             let last: Vec<&Report> = reports.iter().filter(|r| r.precision == Precision::Exact).collect();
@@ -483,7 +496,6 @@ fn multipv_scores_the_best_lines_in_order() {
                 assert_eq!(r.score, *expected, "line {}", r.line);
                 assert_eq!(-minimax(&pos.play(r.pv[0])) * DISC, r.score, "line {}", r.line);
             }
-            checked += 1;
         }
     });
 }
@@ -528,12 +540,7 @@ fn timed_searches_near_the_end_of_8x8_solve_after_depth_12() {
     let mut rng = StdRng::seed_from_u64(21);
     let kind = BoardKind::default();
     with_position_type!(kind, P => {
-        let mut checked = 0;
-        while checked < 2 {
-            let Some(pos) = random_position::<P>(&mut rng, 21) else { continue };
-            if pos.legal_moves().len() < 2 {
-                continue;
-            }
+        for pos in positions_with_moves::<P>(&mut rng, 21, 2, 2) {
             searcher.clear();
             let (solved, _) = search(&searcher, &pos, &exact());
             searcher.clear();
@@ -555,7 +562,6 @@ fn timed_searches_near_the_end_of_8x8_solve_after_depth_12() {
             let (result, reports) = search(&searcher, &pos, &Limits::depth(14));
             assert_eq!(result.precision, Precision::Depth);
             assert_eq!(reports.last().map(|r| r.depth), Some(14));
-            checked += 1;
         }
     });
 }

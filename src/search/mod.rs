@@ -329,22 +329,25 @@ impl Searcher {
         // Best-looking moves first for the first iteration.
         roots.sort_by_key(|r| -r.child.order_key());
 
-        // A search bounded by time alone, on the board the rule was measured on, near the end.
-        let timed_solve = budget.is_some()
-            && limits.depth.is_none()
-            && limits.nodes.is_none()
-            && !want_exact
-            && size == 8
-            && empties <= TIMED_SOLVE_EMPTIES;
+        // The last midgame iteration before the search goes on to the end of the game (it goes
+        // there anyway once its depth reaches the end): soon when asked to solve; after
+        // TIMED_SOLVE_DEPTH when bounded by time alone, on the board that rule was measured on,
+        // near the end.
+        let timed = budget.is_some() && limits.depth.is_none() && limits.nodes.is_none();
+        let solve_after = if want_exact {
+            Some(empties.min(12) / 2 + 2)
+        } else if timed && size == 8 && empties <= TIMED_SOLVE_EMPTIES {
+            Some(TIMED_SOLVE_DEPTH)
+        } else {
+            None
+        };
         let max_depth = limits.depth.unwrap_or(u32::MAX);
         let multipv = limits.multipv.max(1).min(roots.len());
         let mut previous_best: Option<Move> = None;
         let mut depth = 0;
         'iterations: loop {
             depth += 1;
-            let solve_now = timed_solve && depth > TIMED_SOLVE_DEPTH;
-            let exact_now =
-                solve_now || depth >= empties || (want_exact && depth > empties.min(12) / 2 + 2);
+            let exact_now = depth >= empties || solve_after.is_some_and(|d| depth > d);
             let precision = if !exact_now {
                 Precision::Depth
             } else if limits.wld && !limits.exact {
