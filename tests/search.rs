@@ -406,6 +406,52 @@ fn stopped_iterations_proving_better_moves(threads: usize) -> usize {
     adopted
 }
 
+/// The same in the exact pass of a solve: stopped (one thread, node limits from a tenth to all but
+/// a twentieth of the whole solve's nodes), a search plays a move other than the last finished
+/// pass's best only when the exact pass proved it better, checked by solving both moves; and it
+/// does so in some of the stops tried. At 17 empty squares no selective pass comes between the midgame iterations and
+/// the exact one, so the stopped pass is the exact one.
+#[test]
+fn a_stopped_exact_pass_plays_only_a_move_it_proved_better() {
+    type P = othel::rules::Othello<othel::rules::geometry::Size8>;
+    let searcher = Searcher::new(1, 16).unwrap();
+    let oracle = Searcher::new(1, 16).unwrap();
+    let mut rng = StdRng::seed_from_u64(17);
+    let mut adopted = 0;
+    for pos in positions_with_moves::<P>(&mut rng, 17, 4, 16) {
+        searcher.clear();
+        let (whole, _) = search(&searcher, &pos, &exact());
+        let solved = |m: Move| {
+            oracle.clear();
+            -search(&oracle, &pos.play(m), &exact()).0.score
+        };
+        for twentieths in 2..=19 {
+            searcher.clear();
+            let limits = Limits {
+                nodes: Some(whole.nodes * twentieths / 20),
+                ..exact()
+            };
+            let (result, reports) = search(&searcher, &pos, &limits);
+            let (Some(best), Some(last)) = (result.best, reports.last()) else {
+                continue;
+            };
+            let finished = last.pv[0];
+            if best == finished || result.stopped.is_none() {
+                continue;
+            }
+            let board = othel::rules::notation::board_string(&pos);
+            assert!(
+                solved(best) > solved(finished),
+                "{twentieths}/20 of the nodes: {best} over {finished} in {board}"
+            );
+            assert!(result.score <= solved(best), "a lower bound: {board}");
+            assert_eq!(result.score % DISC, 0, "whole discs: {board}");
+            adopted += 1;
+        }
+    }
+    assert!(adopted > 0, "no stopped exact pass found a better move");
+}
+
 #[test]
 fn depth_limited_search_agrees_with_negamax() {
     for threads in [1, 2] {

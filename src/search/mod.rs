@@ -609,10 +609,21 @@ fn search_root<P: Evaluate>(w: &mut Worker, roots: &mut [RootMove<P>], pass: &Ro
     loop {
         // The score that ends the pass (INFINITY, above every score, when it does not break off).
         let beta = if breaks_on_fail_high { high } else { INFINITY };
-        // Whether a move proved better than the first is worth playing if the pass stops: only
-        // when the first's score lies inside the window (a bound outside it proves nothing).
+        // Whether a move proved better than the first is worth playing if the pass stops. In a
+        // midgame iteration, only when the first's score lies inside the window. In the
+        // endgame's passes also when it fell below it: its true score is then at most that
+        // bound, so a move proved above it is better all the same, and those passes (too slow to
+        // finish in a timed search's last few moves) most need it. Never when the first's score
+        // is a lower bound (at or above the window): it proves nothing.
         let first_settled = move |first: i32| {
-            multipv == 1 && precision == Precision::Depth && first > low && first < high
+            multipv == 1 && first < high && (first > low || precision != Precision::Depth)
+        };
+        // What a null window above `alpha` proves: a score at least one unit up, a disc in the
+        // endgame's passes (their scores are whole discs).
+        let proved_step = if precision == Precision::Depth {
+            1
+        } else {
+            DISC
         };
         let fails_high = |score: i32| score >= beta;
         let scores = if split_root {
@@ -628,7 +639,7 @@ fn search_root<P: Evaluate>(w: &mut Worker, roots: &mut [RootMove<P>], pass: &Ro
                     roots,
                     &twins,
                     first,
-                    (low, high, beta),
+                    (low, high, beta, proved_step),
                     &search_move,
                 );
                 match rest {
@@ -656,7 +667,7 @@ fn search_root<P: Evaluate>(w: &mut Worker, roots: &mut [RootMove<P>], pass: &Ro
                     let s = search(w, alpha, alpha + 1);
                     let proved = !w.should_stop() && s > alpha;
                     if proved {
-                        better = Some((i, alpha + 1));
+                        better = Some((i, alpha + proved_step));
                     }
                     if proved && s < high {
                         search(w, alpha, high)
@@ -722,7 +733,7 @@ fn search_rest_in_parallel<P: Evaluate>(
     roots: &[RootMove<P>],
     twins: &[Option<usize>],
     first: i32,
-    (low, high, beta): (i32, i32, i32),
+    (low, high, beta, proved_step): (i32, i32, i32, i32),
     search: &(impl Fn(&mut Worker, &P, i32, i32) -> i32 + Sync),
 ) -> Result<Vec<i32>, Option<(usize, i32)>> {
     let rest = &roots[1..];
@@ -738,7 +749,7 @@ fn search_rest_in_parallel<P: Evaluate>(
             && let Ok(mut proved) = better.lock()
             && proved.is_none_or(|(_, bound)| bound <= a)
         {
-            *proved = Some((i + 1, a + 1));
+            *proved = Some((i + 1, a + proved_step));
         }
         if score > a && score < high && !w.should_stop() {
             Some(search(w, &rest[i].child, a, high))
