@@ -115,6 +115,20 @@ const SAFETY: Duration = Duration::from_millis(30);
 /// Kept in hand out of a fixed time per move: a twentieth, at most this.
 const MOVETIME_SAFETY: Duration = Duration::from_millis(10);
 
+/// The empty squares from which a search ends in moments (on 8×8 an exact solve of 14 empty
+/// squares takes about a millisecond, of 18 about ten): a clock is shared among the moves before
+/// them. Shared among all the moves to the end but four, as before, the clock kept back time that
+/// the last moves never needed. At 1 s a game, 1 thread, XOT openings: 86% of the clock spent
+/// instead of 82%, a sixth more on each midgame move and less at 20–23 empty squares (where the
+/// solve often ends early); against the earlier sharing +13.9 Elo [−11.0, +38.8] over 600 games
+/// (seed 31), and against NTest at `depth=14` 51.7% instead of 45.2% (seed 5, 200 games each):
+/// no more than a hint, but no sign of harm.
+const QUICK_END: u32 = 14;
+
+/// The fewest moves a clock is shared among (without `movestogo`): a third of what is left at
+/// most, so that the hard limit below stays at two fifths of it.
+const MIN_SHARES: u32 = 3;
+
 /// What a move costs outside the search, updated with one more observation: the largest recent
 /// cost, decaying by an eighth a move (a slow move is not forgotten at once), each observation
 /// capped at 200 ms (a front end that paused is not a cost of every move).
@@ -154,10 +168,11 @@ pub fn budget(limits: &Limits, empties: u32) -> Option<TimeBudget> {
         // replay), and a move that runs out of time loses the game.
         let reserve = overhead * own_moves_left * 2;
         let usable = clock.time_left.saturating_sub(SAFETY + reserve);
-        // The player to move makes about half of the remaining moves; keep some for the endgame.
+        // The player to move makes about half of the remaining moves, but those of the last
+        // QUICK_END empty squares take moments: the clock is shared among the ones before.
         let moves = clock
             .moves_to_go
-            .unwrap_or_else(|| (empties / 2).saturating_sub(4).max(4))
+            .unwrap_or_else(|| (empties.saturating_sub(QUICK_END) / 2).max(MIN_SHARES))
             .max(1);
         let share = usable / moves + clock.increment * 3 / 4;
         let soft = share.min(usable / 2);
