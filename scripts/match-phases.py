@@ -4,12 +4,14 @@
 change between them, averaged over the games.
 
 Scores: a depth-16 search above 22 empty squares, an exact solve from 22 on (both by othel, one
-thread each, two games at a time), and the game's result at the end. The changes between two
+thread each, two games at a time; --checkpoints and --exact-from change both), and the game's
+result at the end. The changes between two
 exact checkpoints are what the moves between them lost or gained; a search's score flatters the
 engine that chose the position by the same evaluation, so the changes into the first exact
 checkpoint lean against it.
 
-Usage: scripts/match-phases.py GAMES.ggf ENGINE [--othel BIN]
+Usage: scripts/match-phases.py GAMES.ggf ENGINE [--othel BIN] [--checkpoints 52,44,36,28,22,16]
+                                [--exact-from 22]
   ENGINE: the player's name in the record (PB/PW), e.g. the `name=` of `othel match --engine`.
 """
 import argparse
@@ -27,9 +29,9 @@ def moves_of(game):
     return re.findall(r'([BW])\[([a-hA-H][1-8]|PA|pa)', game.split('BO[', 1)[1])
 
 
-def score(engine, moves, empties):
+def score(engine, moves, empties, exact_from):
     """othel's score (discs, side to move's view) of the position after `moves`."""
-    go = 'go exact' if empties <= EXACT_FROM else f'go depth {DEPTH}'
+    go = 'go exact' if empties <= exact_from else f'go depth {DEPTH}'
     engine.stdin.write(f'position startpos moves {" ".join(moves) or "none"}\n{go}\n')
     engine.stdin.flush()
     last = None
@@ -55,8 +57,8 @@ def analyse(args, game):
     placed = 0
     for colour, move in moves_of(game):
         empties = 60 - placed
-        if empties in CHECKPOINTS and empties not in scores and move.upper() != 'PA':
-            s = score(engine, played, empties)
+        if empties in args.checkpoints and empties not in scores and move.upper() != 'PA':
+            s = score(engine, played, empties, args.exact_from)
             scores[empties] = s if colour == mine else -s
         if move.upper() == 'PA':
             played.append('pass')
@@ -79,13 +81,18 @@ def main():
     parser.add_argument('games')
     parser.add_argument('engine')
     parser.add_argument('--othel', default='target/release/othel')
+    parser.add_argument('--checkpoints', default=','.join(map(str, CHECKPOINTS)),
+                        help='empty squares at which to score the games, comma-separated')
+    parser.add_argument('--exact-from', type=int, default=EXACT_FROM,
+                        help='solve exactly at this many empty squares or fewer')
     args = parser.parse_args()
+    args.checkpoints = sorted({int(e) for e in args.checkpoints.split(',')}, reverse=True)
     games = [line for line in open(args.games) if line.startswith('(;')]
     if not any(f'[{args.engine}]' in g for g in games):
         raise SystemExit(f'match-phases: no player {args.engine} in {args.games}')
     with ThreadPoolExecutor(2) as pool:
         results = list(pool.map(lambda g: analyse(args, g), games))
-    marks = CHECKPOINTS + [0]
+    marks = args.checkpoints + [0]
     print(f'{len(results)} games, {args.engine}\'s view')
     print('empties  mean score  game points by its sign')
     for e in marks:
