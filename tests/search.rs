@@ -409,8 +409,8 @@ fn stopped_iterations_proving_better_moves(threads: usize) -> usize {
 /// The same in the exact pass of a solve: stopped (one thread, node limits from a tenth to all but
 /// a twentieth of the whole solve's nodes), a search plays a move other than the last finished
 /// pass's best only when the exact pass proved it better, checked by solving both moves; and it
-/// does so in some of the stops tried. At 17 empty squares no selective pass comes between the midgame iterations and
-/// the exact one, so the stopped pass is the exact one.
+/// does so in some of the stops tried. At 17 empty squares no selective pass comes between the
+/// midgame iterations and the exact one, so the stopped pass is the exact one.
 #[test]
 fn a_stopped_exact_pass_plays_only_a_move_it_proved_better() {
     type P = othel::rules::Othello<othel::rules::geometry::Size8>;

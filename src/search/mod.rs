@@ -389,9 +389,9 @@ impl Searcher {
                 done = outcome == Pass::Finished;
                 if shared.stopped() && result.best.is_some() {
                     if outcome == Pass::StoppedAfterABetterMove {
-                        // The unfinished iteration proved another move better than the last
-                        // one's best (as chess engines keep a stopped iteration's new best
-                        // move): it is played, its score a lower bound.
+                        // The unfinished iteration (or endgame pass) proved another move better
+                        // than the last one's best (as chess engines keep a stopped iteration's
+                        // new best move): it is played, its score a lower bound.
                         let best = &roots[0];
                         log::debug!(
                             "depth {depth} stopped: {:?} proved better than {:?}",
@@ -400,7 +400,9 @@ impl Searcher {
                         );
                         result.best = Some(best.mv);
                         result.score = best.score;
-                        result.pv = principal_variation(&shared, best.mv, &best.child, size, depth);
+                        let pv_depth = if exact_now { empties } else { depth };
+                        result.pv =
+                            principal_variation(&shared, best.mv, &best.child, size, pv_depth);
                         result.ponder = result.pv.get(1).copied();
                     }
                     break 'iterations;
