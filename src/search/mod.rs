@@ -387,6 +387,8 @@ impl Searcher {
                     search_root(&mut worker, &mut roots, &pass)
                 };
                 done = outcome == Pass::Finished;
+                // The depth a pass reports, and to which its principal variation runs.
+                let report_depth = if exact_now { empties } else { depth };
                 if shared.stopped() && result.best.is_some() {
                     if outcome == Pass::StoppedAfterABetterMove {
                         // The unfinished iteration (or endgame pass) proved another move better
@@ -400,9 +402,8 @@ impl Searcher {
                         );
                         result.best = Some(best.mv);
                         result.score = best.score;
-                        let pv_depth = if exact_now { empties } else { depth };
                         result.pv =
-                            principal_variation(&shared, best.mv, &best.child, size, pv_depth);
+                            principal_variation(&shared, best.mv, &best.child, size, report_depth);
                         result.ponder = result.pv.get(1).copied();
                     }
                     break 'iterations;
@@ -414,7 +415,6 @@ impl Searcher {
                     first.score = -first.child.evaluate();
                 }
                 // A finished iteration (or the first one, however far it got).
-                let report_depth = if exact_now { empties } else { depth };
                 let nodes = shared.nodes.load(Relaxed);
                 // A win/loss/draw search knows only the sign (its bounds are disc counts):
                 // reported as +1, 0 or -1 disc.
