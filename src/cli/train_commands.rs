@@ -196,7 +196,8 @@ pub enum TrainCommand {
         #[arg(long, default_value_t = 0.0)]
         smooth: f64,
         /// Shrink towards these weights instead of towards 0 (`builtin`: the weights built in for
-        /// the size): the fit keeps what they learned where the new samples say little.
+        /// the size): the fit keeps what they learned where the new samples say little. A file
+        /// fitted before the board's later patterns were added gives them zero tables.
         #[arg(long)]
         prior: Option<String>,
         /// Empty counts a phase spans: 2, 4 or 8 (default: 4 up to 8x8, 8 on larger boards);
@@ -369,7 +370,7 @@ pub fn run(command: TrainCommand) -> Result<(), CliError> {
                 Some(path) => {
                     let bytes =
                         std::fs::read(path).map_err(|e| CliError::File(PathBuf::from(path), e))?;
-                    let w = crate::eval::weights::Weights::from_bytes(&bytes)
+                    let w = crate::eval::weights::Weights::from_bytes_of_fewer_patterns(&bytes)
                         .map_err(|e| CliError::Train(format!("--prior {path}: {e}")))?;
                     if w.size != size {
                         return Err(CliError::Train(format!(

@@ -1,6 +1,6 @@
 //! The patterns of the trained evaluation: groups of squares (in Othello an edge with its two
-//! X-squares, a 3×3 and a 2×5 corner block, the inner rows, the diagonals; in Lehto on 9×9 whole
-//! lines and 3×3 windows) whose every combination of discs carries a learned weight (the idea of
+//! X-squares, a 3×3 and a 2×5 corner block, the inner rows, the diagonals, and on 8×8 a corner
+//! triangle and an edge block; in Lehto on 9×9 whole lines and 3×3 windows) whose every combination of discs carries a learned weight (the idea of
 //! Buro's Logistello, followed by Edax and Egaroucid). Each pattern is written once, for the
 //! top-left corner or the top edge, and placed on the board under the 8 symmetries of the square;
 //! the images that cover the same squares are one instance.
@@ -57,7 +57,11 @@ pub const MAX_SQUARES: usize = 10;
 /// ([`lehto_patterns`]). Up to 8×8 Othello's edge pattern is the whole edge with its two
 /// X-squares and the lines and diagonals are whole; on larger boards every
 /// pattern is cut to its first [`MAX_SQUARES`] squares from the corner or edge it starts at (a
-/// window its 8 placements put at each end), and diagonals longer than that are left out.
+/// window its 8 placements put at each end), and diagonals longer than that are left out. 8×8 has
+/// two more, Egaroucid's shapes: the corner's triangle of 10 squares (a1–d1, a2–c2, a3, b3, a4)
+/// and the edge block (a1, c1–f1, h1, c2–f2), which see a corner with the squares that decide
+/// whether it can be taken, and an edge with the row behind it. With 7.9 M positions to fit them
+/// they paid (+20.8 Elo at 40 ms a move, weights/README.md); with 3.75 M they had not.
 pub fn patterns(n: usize) -> Vec<Pattern> {
     if n % 2 == 1 {
         return lehto_patterns(n);
@@ -92,6 +96,23 @@ pub fn patterns(n: usize) -> Vec<Pattern> {
         });
     }
     list.extend(diagonals(n, window));
+    if n == 8 {
+        list.push(Pattern {
+            name: "corner triangle",
+            group: Group::Corners,
+            squares: (0..4)
+                .flat_map(|r| (0..4 - r).map(move |c| (r, c)))
+                .collect(),
+        });
+        list.push(Pattern {
+            name: "edge block",
+            group: Group::Edges,
+            squares: [(0, 0), (0, 2), (0, 3), (0, 4), (0, 5), (0, 7)]
+                .into_iter()
+                .chain((2..6).map(|c| (1, c)))
+                .collect(),
+        });
+    }
     list
 }
 
@@ -271,8 +292,8 @@ mod tests {
                     .count()
             })
             .collect();
-        // edge, 3x3, 2x5, rows 2-4, diagonals 8..4
-        assert_eq!(counts, vec![4, 4, 8, 4, 4, 4, 2, 4, 4, 4, 4]);
+        // edge, 3x3, 2x5, rows 2-4, diagonals 8..4, triangle, edge block
+        assert_eq!(counts, vec![4, 4, 8, 4, 4, 4, 2, 4, 4, 4, 4, 4, 4]);
         assert_eq!(patterns(6).len(), 3 + 2 + 3);
         // 10x10: edge, 3x3, 2x5, rows 2-5, diagonals 10..4; 12x12: rows 2-6, the same diagonals.
         assert_eq!(patterns(10).len(), 3 + 4 + 7);

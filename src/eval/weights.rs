@@ -179,22 +179,7 @@ impl Weights {
 
     /// Reads the file form, checking it against the patterns of its board.
     pub fn from_bytes(bytes: &[u8]) -> Result<Weights, WeightsError> {
-        if bytes.len() < 14 {
-            return Err(if bytes.starts_with(&MAGIC[..bytes.len().min(8)]) {
-                WeightsError::Truncated
-            } else {
-                WeightsError::NotWeights
-            });
-        }
-        if &bytes[..8] != MAGIC {
-            return Err(WeightsError::NotWeights);
-        }
-        let size = bytes[8] as usize;
-        if !supported(size) {
-            return Err(WeightsError::UnsupportedSize(size));
-        }
-        let phases = bytes[9] as usize;
-        let stride = u32::from_le_bytes([bytes[10], bytes[11], bytes[12], bytes[13]]) as usize;
+        let (size, phases, stride, mut rest) = header(bytes)?;
         let (_, expected) = layout(&patterns(size));
         if stride != expected {
             return Err(WeightsError::Shape {
@@ -202,28 +187,37 @@ impl Weights {
                 found: stride,
             });
         }
-        if !PHASE_SHIFTS
-            .into_iter()
-            .any(|s| phase_count_with(size, s) == phases)
-        {
-            return Err(WeightsError::Corrupt("wrong number of phases"));
-        }
-        let total = phases * stride;
-        let mut values = Vec::with_capacity(total);
-        let mut rest = &bytes[14..];
-        while values.len() < total {
-            let v = unzigzag(take_varint(&mut rest)?)?;
-            values.push(v);
-            if v == 0 {
-                let run = take_varint(&mut rest)? as usize;
-                if values.len() + run > total {
-                    return Err(WeightsError::Corrupt("a run of zeros overflows the table"));
-                }
-                values.resize(values.len() + run, 0);
-            }
-        }
-        if !rest.is_empty() {
-            return Err(WeightsError::Corrupt("bytes after the last value"));
+        let values = take_values(&mut rest, phases * stride)?;
+        Ok(Weights {
+            size,
+            phases,
+            values,
+        })
+    }
+
+    /// Reads a file fitted for the first patterns of its board, before later ones were added
+    /// (the 8×8 weights before its triangle and edge block), laying it over all the patterns
+    /// with zero tables for the added ones: what a fit of the larger set can start from as its
+    /// prior. A file of the whole set is read as [`Weights::from_bytes`] reads it.
+    pub fn from_bytes_of_fewer_patterns(bytes: &[u8]) -> Result<Weights, WeightsError> {
+        let (size, phases, stride, mut rest) = header(bytes)?;
+        let list = patterns(size);
+        let (_, full) = layout(&list);
+        let Some(kept) = (1..=list.len()).find(|&k| layout(&list[..k]).1 == stride) else {
+            return Err(WeightsError::Shape {
+                expected: full,
+                found: stride,
+            });
+        };
+        let old = take_values(&mut rest, phases * stride)?;
+        let tables = stride - SCALARS;
+        let added = full - stride;
+        debug_assert_eq!(layout(&list[..kept]).0, layout(&list).0[..kept]);
+        let mut values = Vec::with_capacity(phases * full);
+        for phase in old.chunks_exact(stride) {
+            values.extend_from_slice(&phase[..tables]);
+            values.resize(values.len() + added, 0);
+            values.extend_from_slice(&phase[tables..]);
         }
         Ok(Weights {
             size,
@@ -231,6 +225,54 @@ impl Weights {
             values,
         })
     }
+}
+
+/// The board side, phases and values per phase of a file form, checked as far as they go, and
+/// the bytes of its values.
+fn header(bytes: &[u8]) -> Result<(usize, usize, usize, &[u8]), WeightsError> {
+    if bytes.len() < 14 {
+        return Err(if bytes.starts_with(&MAGIC[..bytes.len().min(8)]) {
+            WeightsError::Truncated
+        } else {
+            WeightsError::NotWeights
+        });
+    }
+    if &bytes[..8] != MAGIC {
+        return Err(WeightsError::NotWeights);
+    }
+    let size = bytes[8] as usize;
+    if !supported(size) {
+        return Err(WeightsError::UnsupportedSize(size));
+    }
+    let phases = bytes[9] as usize;
+    let stride = u32::from_le_bytes([bytes[10], bytes[11], bytes[12], bytes[13]]) as usize;
+    if !PHASE_SHIFTS
+        .into_iter()
+        .any(|s| phase_count_with(size, s) == phases)
+    {
+        return Err(WeightsError::Corrupt("wrong number of phases"));
+    }
+    Ok((size, phases, stride, &bytes[14..]))
+}
+
+/// The `total` values of a file form's value bytes, which must hold exactly those.
+fn take_values(rest: &mut &[u8], total: usize) -> Result<Vec<i16>, WeightsError> {
+    let mut values = Vec::with_capacity(total);
+    while values.len() < total {
+        let v = unzigzag(take_varint(rest)?)?;
+        values.push(v);
+        if v == 0 {
+            let run = take_varint(rest)? as usize;
+            if values.len() + run > total {
+                return Err(WeightsError::Corrupt("a run of zeros overflows the table"));
+            }
+            values.resize(values.len() + run, 0);
+        }
+    }
+    if !rest.is_empty() {
+        return Err(WeightsError::Corrupt("bytes after the last value"));
+    }
+    Ok(values)
 }
 
 fn zigzag(v: i16) -> u64 {
@@ -278,6 +320,53 @@ mod tests {
         w.values[0] = i16::MIN;
         w.values[1] = i16::MAX;
         w
+    }
+
+    #[test]
+    fn a_file_of_the_first_patterns_is_a_prior_with_zero_tables_for_the_rest() {
+        let list = patterns(8);
+        let (_, full) = layout(&list);
+        let kept = list.len() - 2;
+        let (_, stride) = layout(&list[..kept]);
+        let phases = phase_count(8);
+        let old = Weights {
+            size: 8,
+            phases,
+            values: (0..phases * stride)
+                .map(|i| (i % 1000) as i16 - 500)
+                .collect(),
+        };
+        let bytes = old.to_bytes();
+        assert_eq!(
+            Weights::from_bytes(&bytes),
+            Err(WeightsError::Shape {
+                expected: full,
+                found: stride
+            })
+        );
+        let wide = Weights::from_bytes_of_fewer_patterns(&bytes).unwrap();
+        assert_eq!((wide.size, wide.phases, wide.stride()), (8, phases, full));
+        let tables = stride - SCALARS;
+        for (new, old) in wide.values.chunks(full).zip(old.values.chunks(stride)) {
+            assert_eq!(new[..tables], old[..tables]);
+            assert!(new[tables..full - SCALARS].iter().all(|&v| v == 0));
+            assert_eq!(new[full - SCALARS..], old[tables..]);
+        }
+        // A file of the whole set reads as it is; one of no prefix's shape is refused.
+        let whole = Weights::zero(8).unwrap();
+        assert_eq!(
+            Weights::from_bytes_of_fewer_patterns(&whole.to_bytes()),
+            Ok(whole)
+        );
+        let odd = Weights {
+            size: 8,
+            phases,
+            values: vec![1; phases * (stride + 1)],
+        };
+        assert!(matches!(
+            Weights::from_bytes_of_fewer_patterns(&odd.to_bytes()),
+            Err(WeightsError::Shape { .. })
+        ));
     }
 
     #[test]
