@@ -1,9 +1,10 @@
 //! The patterns of the trained evaluation: groups of squares (in Othello an edge with its two
 //! X-squares, a 3×3 and a 2×5 corner block, the inner rows, the diagonals, and on 8×8 a corner
-//! triangle and an edge block; in Lehto on 9×9 whole lines and 3×3 windows) whose every combination of discs carries a learned weight (the idea of
-//! Buro's Logistello, followed by Edax and Egaroucid). Each pattern is written once, for the
-//! top-left corner or the top edge, and placed on the board under the 8 symmetries of the square;
-//! the images that cover the same squares are one instance.
+//! triangle and an edge block; in Lehto on 9×9 whole lines and 3×3 windows) whose every
+//! combination of discs carries a learned weight (the idea of Buro's Logistello, followed by Edax
+//! and Egaroucid). Each pattern is written once, for the top-left corner or the top edge, and
+//! placed on the board under the 8 symmetries of the square; the images that cover the same
+//! squares are one instance.
 //!
 //! A configuration's index is the base-3 number of its squares in the pattern's own order (0
 //! empty, 1 the player to move, 2 the opponent). The evaluation finds it with two bit extractions

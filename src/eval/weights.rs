@@ -203,16 +203,16 @@ impl Weights {
         let (size, phases, stride, mut rest) = header(bytes)?;
         let list = patterns(size);
         let (_, full) = layout(&list);
-        let Some(kept) = (1..=list.len()).find(|&k| layout(&list[..k]).1 == stride) else {
+        if !(1..=list.len()).any(|k| layout(&list[..k]).1 == stride) {
             return Err(WeightsError::Shape {
                 expected: full,
                 found: stride,
             });
-        };
+        }
         let old = take_values(&mut rest, phases * stride)?;
+        // The first patterns' tables keep their places; the added ones' go before the scalars.
         let tables = stride - SCALARS;
         let added = full - stride;
-        debug_assert_eq!(layout(&list[..kept]).0, layout(&list).0[..kept]);
         let mut values = Vec::with_capacity(phases * full);
         for phase in old.chunks_exact(stride) {
             values.extend_from_slice(&phase[..tables]);
