@@ -25,7 +25,7 @@ const TRAINED_TERMS: [&str; 6] = [
     Group::ALL[2].name(),
     Group::ALL[3].name(),
     "capture squares correction",
-    "constant",
+    "constant and parity",
 ];
 
 impl<G: LehtoGeometry> Lehto<G> {

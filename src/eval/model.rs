@@ -42,10 +42,11 @@ pub struct Features {
     pub scalars: [i32; SCALARS],
 }
 
-/// The scalar features: the mobility of each side and a constant.
+/// The scalar features: the mobility of each side, a constant and the parity of the empty
+/// squares.
 #[inline(always)]
-pub fn scalars(my_moves: u32, their_moves: u32) -> [i32; SCALARS] {
-    [my_moves as i32, their_moves as i32, 1]
+pub fn scalars(my_moves: u32, their_moves: u32, empties: u32) -> [i32; SCALARS] {
+    [my_moves as i32, their_moves as i32, 1, (empties & 1) as i32]
 }
 
 impl<B: Bits> Model<B> {
@@ -112,13 +113,14 @@ impl<B: Bits> Model<B> {
 
     /// The features of a position (`player` to move).
     pub fn features(&self, player: B, opponent: B, my_moves: u32, their_moves: u32) -> Features {
+        let empties = (self.size * self.size) as u32 - (player | opponent).count();
         Features {
             indices: self
                 .placed
                 .iter()
                 .map(|p| p.offset + self.index(p, player, opponent))
                 .collect(),
-            scalars: scalars(my_moves, their_moves),
+            scalars: scalars(my_moves, their_moves, empties),
         }
     }
 
@@ -178,16 +180,16 @@ impl<B: Bits> Model<B> {
                 sum += *w.get_unchecked(p.offset as usize + index) as i32;
             }
         }
-        sum + self.scalar_sum(w, my_moves, their_moves)
+        sum + self.scalar_sum(w, my_moves, their_moves, empties)
     }
 
-    fn scalar_sum(&self, w: &[i16], my_moves: u32, their_moves: u32) -> i32 {
-        let s = scalars(my_moves, their_moves);
+    fn scalar_sum(&self, w: &[i16], my_moves: u32, their_moves: u32, empties: u32) -> i32 {
+        let s = scalars(my_moves, their_moves, empties);
         let base = self.stride - SCALARS;
         (0..SCALARS).map(|k| w[base + k] as i32 * s[k]).sum()
     }
 
-    /// The evaluation split by pattern group, then mobility and the constant (their sum is
+    /// The evaluation split by pattern group, then mobility, and the constant with the parity (their sum is
     /// [`Model::evaluate`]).
     pub fn parts(
         &self,
@@ -204,9 +206,9 @@ impl<B: Bits> Model<B> {
                 w[(p.offset + self.index(p, player, opponent)) as usize] as i32;
         }
         let base = self.stride - SCALARS;
-        let s = scalars(my_moves, their_moves);
+        let s = scalars(my_moves, their_moves, empties);
         out[4] = w[base] as i32 * s[0] + w[base + 1] as i32 * s[1];
-        out[5] = w[base + 2] as i32 * s[2];
+        out[5] = w[base + 2] as i32 * s[2] + w[base + 3] as i32 * s[3];
         out
     }
 }
@@ -442,6 +444,7 @@ mod tests {
         sum + values[base] as i32 * my_moves as i32
             + values[base + 1] as i32 * their_moves as i32
             + values[base + 2] as i32
+            + values[base + 3] as i32 * (empties % 2) as i32
     }
 
     fn follows_the_definition<B: Bits>(size: usize) {

@@ -96,7 +96,7 @@ const TRAINED_TERMS: [&str; 6] = [
     Group::ALL[2].name(),
     Group::ALL[3].name(),
     "mobility",
-    "constant",
+    "constant and parity",
 ];
 
 impl<G: OthelloGeometry> Othello<G> {

@@ -460,4 +460,37 @@ mod tests {
             assert_eq!(moved.count(), 0, "phase {phase}");
         }
     }
+
+    #[test]
+    fn the_parity_of_the_empty_squares_is_learned_within_a_phase() {
+        // Labels that only the parity explains: +4 discs when the empty squares are odd, -4 when
+        // even, the discs themselves saying nothing (a phase spans 4 empty counts of both kinds).
+        let labelled = |games| -> Vec<Sample> {
+            crate::eval::random_positions::<Othello<Size6>>(games)
+                .into_iter()
+                .map(|pos| Sample {
+                    player: pos.player(),
+                    opponent: pos.opponent(),
+                    score: if pos.empty_count() % 2 == 1 { 4 } else { -4 },
+                })
+                .collect()
+        };
+        let fitted = labelled(400);
+        let weights = fit::<Othello<Size6>>(&fitted, &options(10.0, 0.0, None), |_| {}).unwrap();
+        let model = Model::<u64>::new(weights).unwrap();
+        // On positions of other games: the patterns could learn the fitted positions by heart,
+        // but only the parity carries over.
+        let unseen = &labelled(440)[fitted.len()..];
+        let mut error = 0;
+        for s in unseen {
+            let pos =
+                Othello::<Size6>::from_discs(s.player, s.opponent, crate::rules::Color::Black)
+                    .unwrap();
+            let (mine, theirs) = pos.pattern_scalars();
+            let score = model.evaluate(s.player, s.opponent, pos.empty_count(), mine, theirs);
+            error += (score - s.score as i32 * DISC).abs();
+        }
+        let mean = error / unseen.len() as i32;
+        assert!(mean < DISC / 2, "off by {mean} centi-discs on average");
+    }
 }
