@@ -189,8 +189,8 @@ impl<B: Bits> Model<B> {
         (0..SCALARS).map(|k| w[base + k] as i32 * s[k]).sum()
     }
 
-    /// The evaluation split by pattern group, then mobility, and the constant with the parity (their sum is
-    /// [`Model::evaluate`]).
+    /// The evaluation split by pattern group, then mobility, then the constant with the parity
+    /// (their sum is [`Model::evaluate`]).
     pub fn parts(
         &self,
         player: B,
