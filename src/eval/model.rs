@@ -111,9 +111,15 @@ impl<B: Bits> Model<B> {
         self.placed.iter().map(|p| p.offset).collect()
     }
 
-    /// The features of a position (`player` to move).
-    pub fn features(&self, player: B, opponent: B, my_moves: u32, their_moves: u32) -> Features {
-        let empties = (self.size * self.size) as u32 - (player | opponent).count();
+    /// The features of a position (`player` to move, `empties` empty squares).
+    pub fn features(
+        &self,
+        player: B,
+        opponent: B,
+        empties: u32,
+        my_moves: u32,
+        their_moves: u32,
+    ) -> Features {
         Features {
             indices: self
                 .placed
@@ -207,8 +213,9 @@ impl<B: Bits> Model<B> {
         }
         let base = self.stride - SCALARS;
         let s = scalars(my_moves, their_moves, empties);
-        out[4] = w[base] as i32 * s[0] + w[base + 1] as i32 * s[1];
-        out[5] = w[base + 2] as i32 * s[2] + w[base + 3] as i32 * s[3];
+        let scalar = |k: usize| w[base + k] as i32 * s[k];
+        out[4] = scalar(0) + scalar(1);
+        out[5] = (2..SCALARS).map(scalar).sum();
         out
     }
 }

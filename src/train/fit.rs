@@ -215,7 +215,7 @@ pub fn fit<P: Evaluate>(
                 let pos = P::from_discs(s.player, s.opponent, crate::rules::Color::Black).ok()?;
                 let empties = squares - (s.player | s.opponent).count() as usize;
                 let (mine, theirs) = pos.pattern_scalars();
-                let f = model.features(s.player, s.opponent, mine, theirs);
+                let f = model.features(s.player, s.opponent, empties as u32, mine, theirs);
                 Some(Found {
                     phase: phase_of(empties, shift, phases),
                     held: is_held_out(s, options.holdout),
