@@ -186,13 +186,25 @@ impl<B: Bits> Model<B> {
                 sum += *w.get_unchecked(p.offset as usize + index) as i32;
             }
         }
-        sum + self.scalar_sum(w, my_moves, their_moves, empties)
+        sum + self
+            .scalar_terms(w, my_moves, their_moves, empties)
+            .iter()
+            .sum::<i32>()
     }
 
-    fn scalar_sum(&self, w: &[i16], my_moves: u32, their_moves: u32, empties: u32) -> i32 {
+    /// Each scalar feature times its weight in the phase's values `w`, in the order of
+    /// [`scalars`].
+    #[inline(always)]
+    fn scalar_terms(
+        &self,
+        w: &[i16],
+        my_moves: u32,
+        their_moves: u32,
+        empties: u32,
+    ) -> [i32; SCALARS] {
         let s = scalars(my_moves, their_moves, empties);
         let base = self.stride - SCALARS;
-        (0..SCALARS).map(|k| w[base + k] as i32 * s[k]).sum()
+        std::array::from_fn(|k| w[base + k] as i32 * s[k])
     }
 
     /// The evaluation split by pattern group, then mobility, then the constant with the parity
@@ -211,11 +223,9 @@ impl<B: Bits> Model<B> {
             out[p.group as usize] +=
                 w[(p.offset + self.index(p, player, opponent)) as usize] as i32;
         }
-        let base = self.stride - SCALARS;
-        let s = scalars(my_moves, their_moves, empties);
-        let scalar = |k: usize| w[base + k] as i32 * s[k];
-        out[4] = scalar(0) + scalar(1);
-        out[5] = (2..SCALARS).map(scalar).sum();
+        let terms = self.scalar_terms(w, my_moves, their_moves, empties);
+        out[4] = terms[0] + terms[1];
+        out[5] = terms[2..].iter().sum();
         out
     }
 }
