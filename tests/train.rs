@@ -189,9 +189,11 @@ fn larger_boards_train_from_games_files_into_weights_the_engine_uses() {
     // Each board: its side, games to play, moves to a position, how to set it up, and where its
     // evaluation's terms are (the weights', the baseline's) in the engine's `eval`.
     type Board<'a> = (&'a str, u64, &'a str, &'a str, [std::ops::Range<usize>; 2]);
-    let boards: [Board; 3] = [
+    let boards: [Board; 5] = [
         ("10", 6, "e4 d6 c7", "size=10", [0..6, 6..14]),
         ("12", 2, "f5 e7 d8", "size=12", [0..6, 6..14]),
+        ("14", 2, "g6 h6 i6", "size=14", [0..6, 6..14]),
+        ("16", 2, "h7 i7 j7", "size=16", [0..6, 6..14]),
         // Lehto: the baseline's four terms first; its positions are all placements.
         ("9", 4, "e5 d4 f6", "variant=lehto size=9", [4..10, 0..4]),
     ];

@@ -5,7 +5,7 @@ use super::{CliError, read_transcripts};
 use crate::eval::Evaluate;
 use crate::eval::weights::{phase_shift, supported};
 use crate::rules::Position;
-use crate::rules::geometry::{Size6, Size8, Size9, Size10, Size12};
+use crate::rules::geometry::{Size6, Size8, Size9, Size10, Size12, Size14, Size16};
 use crate::rules::{Lehto, Move, Othello};
 use crate::search::Searcher;
 use crate::shard::Shard;
@@ -25,8 +25,8 @@ use std::sync::mpsc;
 use std::time::Instant;
 
 /// Runs `$body` with `$P` the position type of a board side with a pattern evaluation (Othello on
-/// 6, 8, 10 or 12, Lehto on 9; checked before). `with_position_type!` would build the self-play
-/// and the fit for every variant and size, of which these five can use them.
+/// 6 to 16, Lehto on 9; checked before). `with_position_type!` would build the self-play
+/// and the fit for every variant and size, of which these seven can use them.
 macro_rules! with_trained_board {
     ($size:expr, $P:ident => $body:expr) => {
         match $size {
@@ -46,8 +46,16 @@ macro_rules! with_trained_board {
                 type $P = Othello<Size10>;
                 $body
             }
-            _ => {
+            12 => {
                 type $P = Othello<Size12>;
+                $body
+            }
+            14 => {
+                type $P = Othello<Size14>;
+                $body
+            }
+            _ => {
+                type $P = Othello<Size16>;
                 $body
             }
         }
@@ -78,7 +86,7 @@ pub enum TrainCommand {
     /// on every run; a games file that exists is resumed (the games it holds are not played
     /// again). The games are played with the built-in evaluation, or the one given by --weights.
     Gen {
-        /// The side of the board: 6, 8, 10 or 12 (Othello), or 9 (Lehto).
+        /// The side of the board: 6, 8, 10, 12, 14 or 16 (Othello), or 9 (Lehto).
         #[arg(long, default_value_t = 8)]
         size: usize,
         /// Games to play: numbers FROM to FROM+GAMES-1.
@@ -130,7 +138,7 @@ pub enum TrainCommand {
         /// Games files and samples files (games not used in the fit, for a fair figure).
         #[arg(required = true)]
         samples: Vec<PathBuf>,
-        /// The side of the board: 6, 8, 10 or 12 (Othello), or 9 (Lehto).
+        /// The side of the board: 6, 8, 10, 12, 14 or 16 (Othello), or 9 (Lehto).
         #[arg(long, default_value_t = 8)]
         size: usize,
         /// How games' positions are labelled.
@@ -179,7 +187,7 @@ pub enum TrainCommand {
         /// Games files (their games replayed into labelled positions) and samples files.
         #[arg(required = true)]
         samples: Vec<PathBuf>,
-        /// The side of the board: 6, 8, 10 or 12 (Othello), or 9 (Lehto).
+        /// The side of the board: 6, 8, 10, 12, 14 or 16 (Othello), or 9 (Lehto).
         #[arg(long, default_value_t = 8)]
         size: usize,
         /// How games' positions are labelled.
@@ -520,7 +528,7 @@ fn check_size(size: usize) -> Result<(), CliError> {
         Ok(())
     } else {
         Err(CliError::Train(format!(
-            "the pattern evaluation is for 6x6, 8x8, 10x10 and 12x12 Othello and 9x9 Lehto, not {size}x{size}"
+            "the pattern evaluation is for Othello on 6x6 to 16x16 and Lehto on 9x9, not {size}x{size}"
         )))
     }
 }

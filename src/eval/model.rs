@@ -287,6 +287,8 @@ static MODEL_8: OnceLock<Option<Model<u64>>> = OnceLock::new();
 static MODEL_9: OnceLock<Option<Model<u128>>> = OnceLock::new();
 static MODEL_10: OnceLock<Option<Model<u128>>> = OnceLock::new();
 static MODEL_12: OnceLock<Option<Model<Wide<3>>>> = OnceLock::new();
+static MODEL_14: OnceLock<Option<Model<Wide<4>>>> = OnceLock::new();
+static MODEL_16: OnceLock<Option<Model<Wide<4>>>> = OnceLock::new();
 
 /// The model slot of a board side, if its bit sets are `B` (each size's slot has its board's
 /// type; asked with another, there is none). Inlined with a constant size, the match and the
@@ -299,6 +301,8 @@ fn slot<B: Bits>(size: usize) -> Option<&'static OnceLock<Option<Model<B>>>> {
         9 => &MODEL_9,
         10 => &MODEL_10,
         12 => &MODEL_12,
+        14 => &MODEL_14,
+        16 => &MODEL_16,
         _ => return None,
     };
     any.downcast_ref()
@@ -389,6 +393,7 @@ pub fn install(weights: Weights) -> Result<(), InstallError> {
         6 | 8 => install_in::<u64>(weights)?,
         9 | 10 => install_in::<u128>(weights)?,
         12 => install_in::<Wide<3>>(weights)?,
+        14 | 16 => install_in::<Wide<4>>(weights)?,
         _ => return Err(InstallError::Weights(WeightsError::UnsupportedSize(size))),
     }
     if let Ok(mut list) = INSTALLED.lock() {

@@ -54,7 +54,7 @@ impl Group {
 /// The most squares a pattern has: the fit keeps an index within a pattern's table in 16 bits.
 pub const MAX_SQUARES: usize = 10;
 
-/// The patterns of an n×n board: Othello's (n even, 6 ≤ n ≤ 12), or Lehto's on 9×9
+/// The patterns of an n×n board: Othello's (n even, 6 ≤ n ≤ 16), or Lehto's on 9×9
 /// ([`lehto_patterns`]). Up to 8×8 Othello's edge pattern is the whole edge with its two
 /// X-squares and the lines and diagonals are whole; on larger boards every
 /// pattern is cut to its first [`MAX_SQUARES`] squares from the corner or edge it starts at (a
@@ -299,9 +299,12 @@ mod tests {
         // 10x10: edge, 3x3, 2x5, rows 2-5, diagonals 10..4; 12x12: rows 2-6, the same diagonals.
         assert_eq!(patterns(10).len(), 3 + 4 + 7);
         assert_eq!(patterns(12).len(), 3 + 5 + 7);
+        // 14x14 and 16x16: the 12x12 set, the rows past the sixth left to the baseline.
+        assert_eq!(patterns(14).len(), 3 + 5 + 7);
+        assert_eq!(patterns(16).len(), 3 + 5 + 7);
         // The fit keeps an index within a pattern's table in 16 bits; every square is on the
         // board.
-        for n in [6, 8, 9, 10, 12] {
+        for n in [6, 8, 9, 10, 12, 14, 16] {
             assert!(patterns(n).iter().all(|p| pow3(p.squares.len()) <= 1 << 16));
             assert!(
                 patterns(n)

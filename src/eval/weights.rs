@@ -74,9 +74,9 @@ pub struct Weights {
     pub values: Vec<i16>,
 }
 
-/// The board sides the pattern evaluation supports: Othello's 6, 8, 10 and 12, Lehto's 9.
+/// The board sides the pattern evaluation supports: Othello's 6, 8, 10, 12, 14 and 16, Lehto's 9.
 pub fn supported(size: usize) -> bool {
-    matches!(size, 6 | 8 | 9 | 10 | 12)
+    matches!(size, 6 | 8 | 9 | 10 | 12 | 14 | 16)
 }
 
 /// A phase of a board of side `size` spans 2^shift empty counts: 4 up to 8×8, 8 on the larger
@@ -391,7 +391,7 @@ mod tests {
 
     #[test]
     fn a_file_from_before_the_parity_reads_with_a_zero_parity_weight() {
-        for size in [6, 8, 9, 10, 12] {
+        for size in [6, 8, 9, 10, 12, 14, 16] {
             let (_, full) = layout(&patterns(size));
             let stride = full - 1;
             let phases = phase_count(size);
@@ -445,7 +445,7 @@ mod tests {
             bytes.len()
         );
         assert_eq!(Weights::from_bytes(&bytes), Ok(zero));
-        for size in [9, 10, 12] {
+        for size in [9, 10, 12, 14, 16] {
             let mut w = Weights::zero(size).unwrap();
             assert_eq!(w.phases, phase_count(size));
             let last = w.values.len() - 1;
@@ -456,7 +456,7 @@ mod tests {
 
     #[test]
     fn phases_cover_every_empty_count() {
-        for size in [6, 8, 9, 10, 12] {
+        for size in [6, 8, 9, 10, 12, 14, 16] {
             let (shift, phases) = (phase_shift(size), phase_count(size));
             // Lehto's positions go down to 0 empties from a full board's worth.
             let most = if size % 2 == 1 {
@@ -525,10 +525,10 @@ mod tests {
             Err(WeightsError::Corrupt(_))
         ));
         let mut other_size = bytes.clone();
-        other_size[8] = 14;
+        other_size[8] = 18;
         assert_eq!(
             Weights::from_bytes(&other_size),
-            Err(WeightsError::UnsupportedSize(14))
+            Err(WeightsError::UnsupportedSize(18))
         );
         let mut shape = bytes;
         shape[10] ^= 1;
