@@ -296,13 +296,13 @@ fn bad_training_input_is_an_error() {
             "train",
             "gen",
             "--size",
-            "14",
+            "7",
             "--games",
             "1",
             "--out",
             "/dev/null",
         ],
-        "10x10 and 12x12",
+        "Lehto on 9x9, not 7x7",
     );
     let wide = dir.join("ten.samples");
     refused(

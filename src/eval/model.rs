@@ -273,6 +273,8 @@ fn embedded(size: usize) -> Option<&'static [u8]> {
         9 => Some(include_bytes!("../../weights/lehto-9.weights")),
         10 => Some(include_bytes!("../../weights/othello-10.weights")),
         12 => Some(include_bytes!("../../weights/othello-12.weights")),
+        14 => Some(include_bytes!("../../weights/othello-14.weights")),
+        16 => Some(include_bytes!("../../weights/othello-16.weights")),
         _ => None,
     }
 }

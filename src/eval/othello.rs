@@ -272,7 +272,7 @@ impl<G: OthelloGeometry> Evaluate for Othello<G> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::rules::geometry::{Size6, Size8, Size10, Size12};
+    use crate::rules::geometry::{Size6, Size8, Size10, Size12, Size14, Size16};
 
     fn check<G: OthelloGeometry>(trained: bool) {
         assert_eq!(
@@ -293,5 +293,7 @@ mod tests {
         check::<Size6>(true);
         check::<Size10>(true);
         check::<Size12>(true);
+        check::<Size14>(true);
+        check::<Size16>(true);
     }
 }
