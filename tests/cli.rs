@@ -233,7 +233,7 @@ fn bench_counts_the_same_nodes_every_run() {
     assert_eq!(words[0], sb.split_whitespace().next().unwrap());
     // The evaluation's own cost, board by board: `evaluation BOARD ns N positions P`.
     let text = stdout(&a);
-    for board in ["othello 8x8", "othello 10x10", "lehto 9x9"] {
+    for board in ["othello 8x8", "othello 10x10", "othello 16x16", "lehto 9x9"] {
         let line = text
             .lines()
             .find(|l| l.starts_with(&format!("evaluation {board} ns ")))

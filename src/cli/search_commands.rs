@@ -2,7 +2,7 @@
 
 use super::{CliError, EngineArgs, read_transcripts};
 use crate::eval::{DISC, Evaluate, random_positions};
-use crate::rules::geometry::{Size6, Size8, Size9, Size10, Size12};
+use crate::rules::geometry::{Size6, Size8, Size9, Size10, Size12, Size14, Size16};
 use crate::rules::notation::{self, ObfLine, Setup};
 use crate::rules::{Game, Lehto, Move, Othello};
 use crate::search::{Limits, Precision, Report, SearchResult, Searcher, format_score_of};
@@ -195,6 +195,8 @@ pub fn bench(depth: u32, positions: Option<&Path>, engine: &EngineArgs) -> Resul
     print_evaluation_speed::<Othello<Size6>>("othello 6x6");
     print_evaluation_speed::<Othello<Size10>>("othello 10x10");
     print_evaluation_speed::<Othello<Size12>>("othello 12x12");
+    print_evaluation_speed::<Othello<Size14>>("othello 14x14");
+    print_evaluation_speed::<Othello<Size16>>("othello 16x16");
     print_evaluation_speed::<Lehto<Size9>>("lehto 9x9");
     let nps = if secs > 0.0 {
         (nodes as f64 / secs) as u64
