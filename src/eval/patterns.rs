@@ -304,7 +304,7 @@ mod tests {
         assert_eq!(patterns(16).len(), 3 + 5 + 7);
         // The fit keeps an index within a pattern's table in 16 bits; every square is on the
         // board.
-        for n in [6, 8, 9, 10, 12, 14, 16] {
+        for n in crate::eval::weights::SUPPORTED {
             assert!(patterns(n).iter().all(|p| pow3(p.squares.len()) <= 1 << 16));
             assert!(
                 patterns(n)

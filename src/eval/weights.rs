@@ -75,8 +75,11 @@ pub struct Weights {
 }
 
 /// The board sides the pattern evaluation supports: Othello's 6, 8, 10, 12, 14 and 16, Lehto's 9.
+pub const SUPPORTED: [usize; 7] = [6, 8, 9, 10, 12, 14, 16];
+
+/// Whether the pattern evaluation supports boards of side `size` (see [`SUPPORTED`]).
 pub fn supported(size: usize) -> bool {
-    matches!(size, 6 | 8 | 9 | 10 | 12 | 14 | 16)
+    SUPPORTED.contains(&size)
 }
 
 /// A phase of a board of side `size` spans 2^shift empty counts: 4 up to 8×8, 8 on the larger
@@ -391,7 +394,7 @@ mod tests {
 
     #[test]
     fn a_file_from_before_the_parity_reads_with_a_zero_parity_weight() {
-        for size in [6, 8, 9, 10, 12, 14, 16] {
+        for size in SUPPORTED {
             let (_, full) = layout(&patterns(size));
             let stride = full - 1;
             let phases = phase_count(size);
@@ -445,7 +448,7 @@ mod tests {
             bytes.len()
         );
         assert_eq!(Weights::from_bytes(&bytes), Ok(zero));
-        for size in [9, 10, 12, 14, 16] {
+        for size in SUPPORTED.into_iter().filter(|&size| size > 8) {
             let mut w = Weights::zero(size).unwrap();
             assert_eq!(w.phases, phase_count(size));
             let last = w.values.len() - 1;
@@ -456,7 +459,7 @@ mod tests {
 
     #[test]
     fn phases_cover_every_empty_count() {
-        for size in [6, 8, 9, 10, 12, 14, 16] {
+        for size in SUPPORTED {
             let (shift, phases) = (phase_shift(size), phase_count(size));
             // Lehto's positions go down to 0 empties from a full board's worth.
             let most = if size % 2 == 1 {
