@@ -11,15 +11,16 @@ With --endgame, the spread the endgame's selective passes trust instead (`MPC_SI
 (the midgame search as the endgame's ProbCut runs it), by number of empty squares.
 
 Usage: scripts/probcut-sigma.py GAMES [--positions N] [--depth D] [--seed S] [--othel BIN]
-                                [--scores FILE] [--endgame] [--empties LOW-HIGH]
-  GAMES: an 8×8 games file (data/README.md), e.g. data/othello-8/d10-s20/games-055000.games (held
-  out from the shipped weights' fit). --scores keeps the raw scores (one position a line) and reads
+                                [--scores FILE] [--endgame] [--empties LOW-HIGH] [--cell N]
+  GAMES: a games file (data/README.md), e.g. data/othello-8/d10-s20/games-055000.games (held
+  out from the shipped weights' fit); its header's `size` and `variant` set the board. --scores keeps the raw scores (one position a line) and reads
   them back instead of searching when the file exists.
 """
 import argparse
 import math
 import os
 import random
+import re
 import subprocess
 import sys
 
@@ -35,9 +36,21 @@ def spread(diffs):
     return math.sqrt(sum((x - mean) ** 2 for x in diffs) / (len(diffs) - 1))
 
 
+def board_of(games_path):
+    """(variant, size) from a games file's header (data/README.md)."""
+    with open(games_path) as f:
+        header = f.readline().split()
+    fields = dict(w.split("=", 1) for w in header if "=" in w)
+    return fields.get("variant", "othello"), int(fields.get("size", "8"))
+
+
 def positions(games_path, count, seed, low, high):
-    """(empties, transcript prefix) of up to `count` random positions of 8×8 games with low..high
-    empty squares."""
+    """(empties, moves) of up to `count` random positions of the games with low..high empty
+    squares, the moves separated by spaces."""
+    variant, size = board_of(games_path)
+    # Othello starts with 4 discs, Lehto with none; a transcript leaves passes out and every
+    # placement fills one square.
+    squares = size * size - (4 if variant == "othello" else 0)
     games = []
     with open(games_path) as f:
         for line in f:
@@ -45,22 +58,21 @@ def positions(games_path, count, seed, low, high):
                 continue
             words = line.split()
             if len(words) >= 5:
-                games.append(words[4])
+                games.append(re.findall(r"[a-z][0-9]+", words[4]))
     rng = random.Random(seed)
     chosen = []
     for moves in rng.sample(games, min(count, len(games))):
-        plies = len(moves) // 2
         empties = rng.randint(low, high)
-        # A transcript leaves passes out: a prefix of 60 - empties placements has those empties.
-        take = 60 - empties
-        if take < 0 or take > plies:
+        take = squares - empties
+        if take < 0 or take > len(moves):
             continue
-        chosen.append((empties, moves[: 2 * take]))
+        chosen.append((empties, " ".join(moves[:take])))
     return chosen
 
 
-def start(othel):
-    return subprocess.Popen(
+def start(othel, games_path):
+    variant, size = board_of(games_path)
+    proc = subprocess.Popen(
         [othel, "--threads", "1", "--book", "off"],
         stdin=subprocess.PIPE,
         stdout=subprocess.PIPE,
@@ -68,6 +80,8 @@ def start(othel):
         text=True,
         bufsize=1,
     )
+    proc.stdin.write(f"setoption variant={variant} size={size}\n")
+    return proc
 
 
 def ask(proc, commands):
@@ -93,10 +107,10 @@ def ask(proc, commands):
             infos.append((d, float(words[words.index("score") + 1]), exact))
 
 
-def each_position(othel, chosen, measure):
+def each_position(othel, games_path, chosen, measure):
     """(empties, scores) for each chosen position that `measure(proc, moves)` gives scores (not
     None), with one othel process for them all and the progress on stderr."""
-    proc = start(othel)
+    proc = start(othel, games_path)
     results = []
     for i, (empties, moves) in enumerate(chosen):
         scores = measure(proc, moves)
@@ -157,6 +171,7 @@ def main():
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--empties", default="14-52", help="range of empty squares, LOW-HIGH")
     parser.add_argument("--othel", default="target/release/othel")
+    parser.add_argument("--cell", type=int, default=4, help="empty squares a cell of the fit spans")
     parser.add_argument("--scores", help="keep (or read back) the raw scores here")
     parser.add_argument("--endgame", action="store_true", help="the endgame's spreads")
     args = parser.parse_args()
@@ -180,15 +195,17 @@ def main():
         return results
 
     if args.endgame:
-        results = measured(lambda chosen: each_position(args.othel, chosen, endgame_scores))
+        results = measured(lambda chosen: each_position(args.othel, args.games, chosen, endgame_scores))
         report_endgame(results, low, high)
         return
     results = measured(
-        lambda chosen: each_position(args.othel, chosen, full_width_scores(args.depth))
+        lambda chosen: each_position(args.othel, args.games, chosen, full_width_scores(args.depth))
     )
     depth = min(len(s) for _, s in results)
 
-    buckets = [(lo, min(lo + 9, high)) for lo in range(low, high + 1, 10)]
+    # Ranges of 10 empty squares (8×8), wider on the larger boards: about 8 of them.
+    width = max(10, (high - low + 1) // 8)
+    buckets = [(lo, min(lo + width - 1, high)) for lo in range(low, high + 1, width)]
     print(f"{len(results)} positions; sigma (centi-discs) of score(d) - score(s) by empties")
     print("d  s  " + "  ".join(f"{lo:>2}-{hi:<2}" for lo, hi in buckets) + "    all")
     rows = []
@@ -202,14 +219,16 @@ def main():
         for e, sc in results:
             rows.append((d, e, sc[d - 1] - sc[shallow_depth(d) - 1]))
 
-    # sigma = a + b d + c e, a least-squares fit to the spreads of the cells (depth, 4 empties).
+    # sigma = a + b d + c e, a least-squares fit to the spreads of the cells (depth, --cell empty
+    # squares; each cell needs 8 positions, so wider cells on the larger boards' longer ranges).
+    cell = args.cell
     cells = {}
     for d, e, x in rows:
-        cells.setdefault((d, e // 4), []).append(x)
+        cells.setdefault((d, e // cell), []).append(x)
     xs, ys = [], []
     for (d, eb), diffs in cells.items():
         if len(diffs) >= 8:
-            xs.append((1.0, d, eb * 4 + 1.5))
+            xs.append((1.0, d, eb * cell + (cell - 1) / 2))
             ys.append(spread(diffs))
     n = 3
     if len(xs) < 2 * n:

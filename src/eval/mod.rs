@@ -77,9 +77,10 @@ pub trait Evaluate: Position {
 
     /// The spread (standard deviation, centi-discs) of a `depth`-ply search's score around the
     /// score of the shallower search that ProbCut predicts it by (`alphabeta::midgame_probcut`),
-    /// as measured on this evaluation; `None` where it was never measured, and the midgame search
-    /// then prunes nothing by ProbCut.
-    fn probcut_sigma(_depth: i32) -> Option<i32> {
+    /// as measured on this evaluation, at a node with `empties` empty squares; `None` where it was
+    /// never measured (whatever the arguments), and the midgame search then prunes nothing by
+    /// ProbCut.
+    fn probcut_sigma(_depth: i32, _empties: u32) -> Option<i32> {
         None
     }
 }

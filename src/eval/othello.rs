@@ -53,6 +53,80 @@ fn corner_squares<G: Geometry>() -> CornerSquares<G::Bits> {
 /// 1,465 games (XOT openings, one thread each, ninth session); the table stays.
 const PROBCUT_SIGMA_8X8: [i32; 13] = [0, 0, 0, 373, 328, 255, 332, 290, 258, 232, 315, 263, 301];
 
+/// The spread of midgame ProbCut on a board larger than 8×8, as a plane in the depth and the empty
+/// squares: σ = `base` + `per_depth` · depth + `per_empty` · empties centi-discs, at least
+/// [`PROBCUT_SIGMA_FLOOR`]. On the boards larger than 8×8 the spread grows as the board fills far
+/// more than on 8×8 (12×12, depth 8 against 4: about 700 at 16–25 empties, 160 at 106–115), so
+/// one figure a depth would cut too much late in the game or too little early.
+struct SigmaPlane {
+    base: f32,
+    per_depth: f32,
+    per_empty: f32,
+}
+
+impl SigmaPlane {
+    fn sigma(&self, depth: i32, empties: u32) -> i32 {
+        let sigma = self.base + self.per_depth * depth as f32 + self.per_empty * empties as f32;
+        (sigma as i32).max(PROBCUT_SIGMA_FLOOR)
+    }
+}
+
+/// The least spread a [`SigmaPlane`] gives.
+const PROBCUT_SIGMA_FLOOR: i32 = 100;
+
+/// Each larger board's side and plane: the least-squares fit of `scripts/probcut-sigma.py` (its
+/// `fit:` line) to the spreads of full-width searches of its self-play positions, with the
+/// seventeenth session's weights, measured in the eighteenth (2026-11-28) by
+/// `scripts/probcut-sigma.py GAMES --depth D --empties RANGE --positions N [--cell C]`:
+///
+/// | board | GAMES | D | RANGE | N | C | positions measured |
+/// | --- | --- | --- | --- | --- | --- | --- |
+/// | 10×10 | `data/othello-10/d6-s16/games-004000.games` | 8 | 18–90 | 300 | 4 | 296 |
+/// | 12×12 | `data/othello-12/d4-s14/games-002000.games` | 8 | 16–130 | 200 | 4 | 199 |
+/// | 14×14 | `data/othello-14/d4-s14/games-002000.games` | 7 | 16–180 | 150 | 16 | 148 |
+/// | 16×16 | `data/othello-16/d4-s14/games-002000.games` | 7 | 16–240 | 150 | 20 | 149 |
+///
+/// The spreads fall steeply over the last 30–50 empty squares and little before, so a plane is
+/// a first cut: it overstates the spread in the middle of a game (cutting less there than it
+/// could) and understates it near the end. Against the same binary without midgame ProbCut, at
+/// 100 ms a move, SPRT (0, 40) accepted H1 on each board: 10×10 +164.6 Elo [+74.9, +253.5] after
+/// 68 games, 12×12 +236.4 [+118.0, +354.8] after 49, 14×14 +156.3 [+64.3, +248.0] after 64,
+/// 16×16 +121.8 [+47.4, +196.1] after 92 (weights/README.md).
+const PROBCUT_SIGMA_PLANES: &[(usize, SigmaPlane)] = &[
+    (
+        10,
+        SigmaPlane {
+            base: 468.9,
+            per_depth: 9.45,
+            per_empty: -4.23,
+        },
+    ),
+    (
+        12,
+        SigmaPlane {
+            base: 536.6,
+            per_depth: 10.82,
+            per_empty: -3.96,
+        },
+    ),
+    (
+        14,
+        SigmaPlane {
+            base: 469.2,
+            per_depth: 16.50,
+            per_empty: -3.16,
+        },
+    ),
+    (
+        16,
+        SigmaPlane {
+            base: 378.9,
+            per_depth: 27.53,
+            per_empty: -2.45,
+        },
+    ),
+];
+
 /// Discs that can never flip because they run unbroken along an edge from a corner the player
 /// holds (a lower bound of the player's stable discs; cheap enough for every leaf).
 fn edge_stable<G: Geometry>(discs: G::Bits) -> u32 {
@@ -239,15 +313,23 @@ impl<G: OthelloGeometry> Evaluate for Othello<G> {
         )
     }
 
-    /// Measured on the trained 8×8 evaluation, and used on 6×6 too, whose scores are smaller
-    /// (not on the larger boards, whose spreads were never measured).
-    fn probcut_sigma(depth: i32) -> Option<i32> {
-        (G::SIZE <= 8 && trained::<G>().is_some()).then(|| {
-            PROBCUT_SIGMA_8X8
-                .get(depth as usize)
-                .copied()
-                .unwrap_or(300 + 15 * (depth - 12))
-        })
+    /// Measured on the trained 8×8 evaluation, and used on 6×6 too, whose scores are smaller; on
+    /// the larger boards, each board's plane ([`PROBCUT_SIGMA_PLANES`]). Only with trained
+    /// weights: the baseline's spreads were never measured.
+    fn probcut_sigma(depth: i32, empties: u32) -> Option<i32> {
+        trained::<G>()?;
+        if G::SIZE <= 8 {
+            return Some(
+                PROBCUT_SIGMA_8X8
+                    .get(depth as usize)
+                    .copied()
+                    .unwrap_or(300 + 15 * (depth - 12)),
+            );
+        }
+        let (_, plane) = PROBCUT_SIGMA_PLANES
+            .iter()
+            .find(|(side, _)| *side == G::SIZE)?;
+        Some(plane.sigma(depth, empties))
     }
 
     /// Tried (2026-11-26, eighth session): adding the child's evaluation to this key in midgame
@@ -285,6 +367,41 @@ mod tests {
         for pos in crate::eval::random_positions::<Othello<G>>(20) {
             crate::eval::check_terms_and_symmetry(&pos);
         }
+    }
+
+    /// The spread ProbCut trusts at `depth` with `empties` empty squares on `G`'s board.
+    fn sigma<G: OthelloGeometry>(depth: i32, empties: u32) -> i32 {
+        Othello::<G>::probcut_sigma(depth, empties)
+            .unwrap_or_else(|| panic!("{0}x{0}: no midgame ProbCut", G::SIZE))
+    }
+
+    fn check_larger_board_spreads<G: OthelloGeometry>() {
+        let squares = (G::SIZE * G::SIZE) as u32;
+        for depth in 3..=20 {
+            let (late, early) = (sigma::<G>(depth, 16), sigma::<G>(depth, squares - 8));
+            assert!(
+                late > early,
+                "{0}x{0} depth {depth}: {late} ≤ {early}",
+                G::SIZE
+            );
+            assert!(early >= PROBCUT_SIGMA_FLOOR, "{0}x{0}: {early}", G::SIZE);
+            assert!(
+                sigma::<G>(depth + 1, 40) >= sigma::<G>(depth, 40),
+                "{0}x{0} depth {depth}",
+                G::SIZE
+            );
+        }
+    }
+
+    #[test]
+    fn every_trained_othello_board_prunes_by_probcut_trusting_more_with_more_empty_squares() {
+        // 6×6 and 8×8 share one table by depth.
+        assert_eq!(sigma::<Size6>(8, 20), sigma::<Size8>(8, 20));
+        assert_eq!(sigma::<Size8>(8, 14), sigma::<Size8>(8, 50));
+        check_larger_board_spreads::<Size10>();
+        check_larger_board_spreads::<Size12>();
+        check_larger_board_spreads::<Size14>();
+        check_larger_board_spreads::<Size16>();
     }
 
     #[test]

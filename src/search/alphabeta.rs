@@ -261,7 +261,7 @@ fn mpc_shallow_depth(depth: i32) -> i32 {
 /// the window bound so claimed.
 fn midgame_probcut<P: Evaluate>(w: &mut Worker, pos: &P, depth: i32, alpha: i32) -> Option<i32> {
     let shallow = mpc_shallow_depth(depth);
-    let sigma = P::probcut_sigma(depth)?;
+    let sigma = P::probcut_sigma(depth, pos.empty_count())?;
     let margin = (MPC_MIDGAME_T * sigma as f32) as i32;
     let beta = alpha + 1;
     shallow_cut(w, pos, shallow, Some(beta + margin), Some(alpha - margin)).map(|cut| match cut {

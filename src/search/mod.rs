@@ -270,7 +270,7 @@ impl Searcher {
             limit_hit: std::sync::Mutex::new(None),
             parallel: self.threads > 1,
             selectivity: std::sync::atomic::AtomicU8::new(0),
-            midgame_probcut: P::probcut_sigma(alphabeta::MPC_MIDGAME_MIN_DEPTH).is_some()
+            midgame_probcut: P::probcut_sigma(alphabeta::MPC_MIDGAME_MIN_DEPTH, 0).is_some()
                 && !limits.full_width,
             // With a deadline, the first workers look at the clock soon; they tune it from there.
             flush_every: AtomicU64::new(if budget.is_some() { 1 } else { 1024 }),
