@@ -273,10 +273,27 @@ fn probcut_prunes_the_trained_midgame_and_stays_near_full_width() {
     );
     assert!(selective * 3 < full, "{selective} vs {full} nodes");
     assert!(off <= 2 * DISC, "scores {off} centi-discs apart on average");
-    // Boards whose spreads were not measured (10x10's trained evaluation, Lehto 7x7's hand one)
-    // or did not pay (Lehto 9x9's trained one: weights/README.md) are searched full width.
+    // The larger Othello boards prune by their own spreads (a plane in the depth and the empty
+    // squares: weights/README.md).
+    for size in [10, 16] {
+        let kind = BoardKind::new(Variant::Othello, size).unwrap();
+        let (selective, full, off) =
+            with_position_type!(kind, P => probcut_versus_full_width::<P>(4, 6));
+        println!(
+            "{size}x{size} depth 6: {selective} nodes selective, {full} full width, {off} centi-discs apart"
+        );
+        assert!(
+            selective * 2 < full,
+            "{size}x{size}: {selective} vs {full} nodes"
+        );
+        assert!(
+            off <= 2 * DISC,
+            "{size}x{size}: scores {off} centi-discs apart on average"
+        );
+    }
+    // Boards whose spreads were not measured (Lehto 7x7's hand evaluation) or did not pay (Lehto
+    // 9x9's trained one: weights/README.md) are searched full width.
     for kind in [
-        BoardKind::new(Variant::Othello, 10).unwrap(),
         BoardKind::new(Variant::Lehto, 7).unwrap(),
         BoardKind::new(Variant::Lehto, 9).unwrap(),
     ] {
