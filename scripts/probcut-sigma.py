@@ -13,8 +13,9 @@ With --endgame, the spread the endgame's selective passes trust instead (`MPC_SI
 Usage: scripts/probcut-sigma.py GAMES [--positions N] [--depth D] [--seed S] [--othel BIN]
                                 [--scores FILE] [--endgame] [--empties LOW-HIGH] [--cell N]
   GAMES: a games file (data/README.md), e.g. data/othello-8/d10-s20/games-055000.games (held
-  out from the shipped weights' fit); its header's `size` and `variant` set the board. --scores keeps the raw scores (one position a line) and reads
-  them back instead of searching when the file exists.
+  out from the shipped weights' fit); its header's `size` and `variant` set the board. --scores
+  keeps the raw scores (one position a line) and reads them back instead of searching when the
+  file exists. --cell: the empty squares a cell of the fit spans (each cell needs 8 positions).
 """
 import argparse
 import math
@@ -48,8 +49,8 @@ def positions(games_path, count, seed, low, high):
     """(empties, moves) of up to `count` random positions of the games with low..high empty
     squares, the moves separated by spaces."""
     variant, size = board_of(games_path)
-    # Othello starts with 4 discs, Lehto with none; a transcript leaves passes out and every
-    # placement fills one square.
+    # Othello starts with 4 discs, Lehto with none; a transcript leaves passes out, every
+    # placement fills one square, and Lehto's `swap` fills none.
     squares = size * size - (4 if variant == "othello" else 0)
     games = []
     with open(games_path) as f:
@@ -58,15 +59,20 @@ def positions(games_path, count, seed, low, high):
                 continue
             words = line.split()
             if len(words) >= 5:
-                games.append(re.findall(r"[a-z][0-9]+", words[4]))
+                games.append(re.findall(r"swap|[a-z][0-9]+", words[4]))
     rng = random.Random(seed)
     chosen = []
     for moves in rng.sample(games, min(count, len(games))):
         empties = rng.randint(low, high)
         take = squares - empties
-        if take < 0 or take > len(moves):
+        placements = [i for i, m in enumerate(moves) if m != "swap"]
+        if take < 0 or take > len(placements):
             continue
-        chosen.append((empties, " ".join(moves[:take])))
+        # The moves up to the take-th placement (and a swap right after it, as the game went on).
+        end = placements[take - 1] + 1 if take else 0
+        if end < len(moves) and moves[end] == "swap":
+            end += 1
+        chosen.append((empties, " ".join(moves[:end])))
     return chosen
 
 
@@ -195,11 +201,15 @@ def main():
         return results
 
     if args.endgame:
-        results = measured(lambda chosen: each_position(args.othel, args.games, chosen, endgame_scores))
+        results = measured(
+            lambda chosen: each_position(args.othel, args.games, chosen, endgame_scores)
+        )
         report_endgame(results, low, high)
         return
     results = measured(
-        lambda chosen: each_position(args.othel, args.games, chosen, full_width_scores(args.depth))
+        lambda chosen: each_position(
+            args.othel, args.games, chosen, full_width_scores(args.depth)
+        )
     )
     depth = min(len(s) for _, s in results)
 
