@@ -650,8 +650,12 @@ pub fn run(config: &MatchConfig) -> Result<Summary, String> {
         drop(sender);
         for finished in receiver {
             let s = schedule.game(finished.index);
+            // The record and its newline in one write: `writeln!` on a file may make two, and a
+            // kill between them would leave a line without its end.
             if let Some(file) = &mut out
-                && let Err(e) = writeln!(file, "{}", finished.record).and_then(|_| file.flush())
+                && let Err(e) = file
+                    .write_all(format!("{}\n", finished.record).as_bytes())
+                    .and_then(|_| file.flush())
             {
                 write_error = Some(format!("cannot write the games: {e}"));
                 stop.store(true, Relaxed);
