@@ -17,6 +17,7 @@ Before the subcommand: --othel BIN (default target/release/othel), the othel tha
 the NBoard positions.
 """
 import argparse
+import gzip
 import json
 import random
 import re
@@ -25,9 +26,14 @@ from collections import defaultdict
 from concurrent.futures import ThreadPoolExecutor
 
 
+def open_text(path):
+    """A text file, read through gzip when its name ends in .gz (the finished chunks of data/)."""
+    return gzip.open(path, 'rt') if path.endswith('.gz') else open(path)
+
+
 def games_moves(path):
     """The move lists (passes as `pass`) of the games in a GGF or `.games` file."""
-    for line in open(path):
+    for line in open_text(path):
         if line.startswith('(;'):
             tags = re.findall(r'[BW]\[([a-hA-H][1-8]|PA|pa)', line.split('BO[', 1)[1])
             yield ['pass' if m.upper() == 'PA' else m.lower() for m in tags]

@@ -12,18 +12,24 @@ With --endgame, the spread the endgame's selective passes trust instead (`MPC_SI
 
 Usage: scripts/probcut-sigma.py GAMES [--positions N] [--depth D] [--seed S] [--othel BIN]
                                 [--scores FILE] [--endgame] [--empties LOW-HIGH] [--cell N]
-  GAMES: a games file (data/README.md), e.g. data/othello-8/d10-s20/games-055000.games (held
+  GAMES: a games file (data/README.md), e.g. data/othello-8/d10-s20/games-055000.games.gz (held
   out from the shipped weights' fit); its header's `size` and `variant` set the board. --scores
   keeps the raw scores (one position a line) and reads them back instead of searching when the
   file exists. --cell: the empty squares a cell of the fit spans (each cell needs 8 positions).
 """
 import argparse
+import gzip
 import math
 import os
 import random
 import re
 import subprocess
 import sys
+
+
+def open_text(path):
+    """A text file, read through gzip when its name ends in .gz (the finished chunks of data/)."""
+    return gzip.open(path, 'rt') if path.endswith('.gz') else open(path)
 
 
 def shallow_depth(depth):
@@ -39,7 +45,7 @@ def spread(diffs):
 
 def board_of(games_path):
     """(variant, size) from a games file's header (data/README.md)."""
-    with open(games_path) as f:
+    with open_text(games_path) as f:
         header = f.readline().split()
     fields = dict(w.split("=", 1) for w in header if "=" in w)
     return fields.get("variant", "othello"), int(fields.get("size", "8"))
@@ -53,7 +59,7 @@ def positions(games_path, count, seed, low, high):
     # placement fills one square, and Lehto's `swap` fills none.
     squares = size * size - (4 if variant == "othello" else 0)
     games = []
-    with open(games_path) as f:
+    with open_text(games_path) as f:
         for line in f:
             if line.startswith("#") or not line.endswith("\n"):
                 continue

@@ -11,6 +11,7 @@ use othel::rules::geometry::Size6;
 use othel::rules::{Color, Othello, Position};
 use othel::search::{Limits, Searcher};
 use othel::train::samples;
+use std::io::Write as _;
 use std::path::PathBuf;
 use std::process::{Command, Output};
 use std::sync::atomic::AtomicBool;
@@ -615,6 +616,43 @@ fn game_records_shard_resume_and_replay_into_a_fit() {
         Some(count.to_string().as_str()),
         "{table}"
     );
+
+    // A finished file compressed (here in two gzip members, as `cat a.gz b.gz` makes) reads as
+    // the plain one; a run is not played again beside it, nor written compressed; a damaged one
+    // is an error.
+    let text = std::fs::read(&whole).unwrap();
+    let half = text.len() / 2;
+    let mut packed = Vec::new();
+    for part in [&text[..half], &text[half..]] {
+        let mut encoder = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::best());
+        encoder.write_all(part).unwrap();
+        packed.extend(encoder.finish().unwrap());
+    }
+    let compressed = dir.join("whole.games.gz");
+    std::fs::write(&compressed, &packed).unwrap();
+    let out = othel(
+        &[
+            &["--weights", weights.to_str().unwrap()],
+            &["train", "eval", compressed.to_str().unwrap(), "--size", "6"][..],
+        ]
+        .concat(),
+    );
+    assert_succeeded(&out);
+    assert_eq!(String::from_utf8_lossy(&out.stdout), table);
+    let gen_to = |out: &std::path::Path, message: &str| {
+        let out = out.to_str().unwrap();
+        let words = ["train", "gen", "--size", "6", "--games", "12", "--depth", "2"];
+        refused(&[&words[..], &["--solve", "10", "--out", out]].concat(), message);
+    };
+    gen_to(&whole, "compressed already");
+    gen_to(&dir.join("new.games.gz"), "plain .games file");
+    let damaged = dir.join("damaged.games.gz");
+    std::fs::write(&damaged, &packed[..packed.len() / 3]).unwrap();
+    refused(
+        &["train", "eval", damaged.to_str().unwrap(), "--size", "6"],
+        "damaged.games.gz",
+    );
+
     let fit_args = [
         "train",
         "fit",

@@ -602,7 +602,9 @@ fn read_samples<P: Position>(
     labels: LabelArgs,
 ) -> Result<Vec<Sample<P::Bits>>, CliError> {
     let size = P::start().size();
-    let bytes = std::fs::read(path).map_err(|e| CliError::File(path.to_path_buf(), e))?;
+    let bytes = std::fs::read(path)
+        .and_then(records::decompressed)
+        .map_err(|e| CliError::File(path.to_path_buf(), e))?;
     let bad = |e: &dyn std::fmt::Display| CliError::Train(format!("{}: {e}", path.display()));
     if !records::is_games(&bytes) {
         let read = samples::read(bytes.as_slice(), size).map_err(|e| bad(&e))?;
@@ -684,6 +686,20 @@ fn open_output(job: &GenJob) -> Result<(Sink, std::fs::File, HashSet<u64>), CliE
         return Err(bad(
             &"samples files hold boards up to 8x8: write a games file",
         ));
+    }
+    // Games are appended to a plain file and compressed once complete (data/README.md).
+    let name = job.out.to_string_lossy();
+    if name.ends_with(records::COMPRESSED_SUFFIX) {
+        return Err(bad(
+            &"games are written to a plain .games file (compressed once the run is complete)",
+        ));
+    }
+    let compressed = PathBuf::from(format!("{name}{}", records::COMPRESSED_SUFFIX));
+    if compressed.exists() {
+        return Err(bad(&format!(
+            "{} exists: these games were played and compressed already",
+            compressed.display()
+        )));
     }
     let existing = match std::fs::read(&job.out) {
         Ok(bytes) => Some(bytes),

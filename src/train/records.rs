@@ -400,6 +400,24 @@ pub fn read(text: &str) -> Result<GamesFile, RecordsError> {
     })
 }
 
+/// The first bytes of a gzip stream.
+const GZIP_MAGIC: [u8; 2] = [0x1f, 0x8b];
+
+/// The file name ending of a finished games file kept compressed.
+pub const COMPRESSED_SUFFIX: &str = ".gz";
+
+/// A data file's bytes as written: gzip streams (a chunk's games file compressed once it is
+/// complete, `gzip -9n`, to keep `data/` within its budget: text game records shrink about three
+/// times) decompressed, every concatenated member in turn; anything else as it is.
+pub fn decompressed(bytes: Vec<u8>) -> std::io::Result<Vec<u8>> {
+    if !bytes.starts_with(&GZIP_MAGIC) {
+        return Ok(bytes);
+    }
+    let mut out = Vec::with_capacity(bytes.len() * 4);
+    std::io::Read::read_to_end(&mut flate2::read::MultiGzDecoder::new(bytes.as_slice()), &mut out)?;
+    Ok(out)
+}
+
 /// Tells a games file from a samples file by its first bytes.
 pub fn is_games(bytes: &[u8]) -> bool {
     bytes.starts_with(MAGIC.as_bytes())
