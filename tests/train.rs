@@ -641,8 +641,13 @@ fn game_records_shard_resume_and_replay_into_a_fit() {
     assert_eq!(String::from_utf8_lossy(&out.stdout), table);
     let gen_to = |out: &std::path::Path, message: &str| {
         let out = out.to_str().unwrap();
-        let words = ["train", "gen", "--size", "6", "--games", "12", "--depth", "2"];
-        refused(&[&words[..], &["--solve", "10", "--out", out]].concat(), message);
+        let words = [
+            "train", "gen", "--size", "6", "--games", "12", "--depth", "2",
+        ];
+        refused(
+            &[&words[..], &["--solve", "10", "--out", out]].concat(),
+            message,
+        );
     };
     gen_to(&whole, "compressed already");
     gen_to(&dir.join("new.games.gz"), "plain .games file");

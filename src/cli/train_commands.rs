@@ -127,7 +127,8 @@ pub enum TrainCommand {
         /// Transposition table of each game's searcher, in MB.
         #[arg(long, default_value_t = 16, value_parser = super::hash_arg)]
         hash: usize,
-        /// The games file (.samples: a samples file), appended to when it exists.
+        /// The games file (.samples: a samples file), appended to when it exists; plain, to be
+        /// compressed once the run is complete.
         #[arg(long)]
         out: PathBuf,
     },
@@ -135,7 +136,8 @@ pub enum TrainCommand {
     /// of games or samples files: mean absolute and root mean square error in discs by phase
     /// (positions with at most the games' solve point's empties are labelled exactly).
     Eval {
-        /// Games files and samples files (games not used in the fit, for a fair figure).
+        /// Games files (plain or gzipped) and samples files (games not used in the fit, for a
+        /// fair figure).
         #[arg(required = true)]
         samples: Vec<PathBuf>,
         /// The side of the board: 6, 8, 10, 12, 14 or 16 (Othello), or 9 (Lehto).
@@ -149,8 +151,8 @@ pub enum TrainCommand {
     /// solve (--exact), and writes them as a samples file: a test set for `train eval` whose
     /// labels are not the noise of the moves played after each position (boards up to 8x8).
     Label {
-        /// Games files and samples files to take the positions from (games not used in the
-        /// fit, for a fair figure).
+        /// Games files (plain or gzipped) and samples files to take the positions from (games
+        /// not used in the fit, for a fair figure).
         #[arg(required = true)]
         samples: Vec<PathBuf>,
         /// The side of the board: 6 or 8 (Othello).
@@ -184,7 +186,8 @@ pub enum TrainCommand {
     /// Fits pattern weights to games and samples files by regularised least squares, phase by
     /// phase, and reports the error on held-out samples.
     Fit {
-        /// Games files (their games replayed into labelled positions) and samples files.
+        /// Games files, plain or gzipped (their games replayed into labelled positions), and
+        /// samples files.
         #[arg(required = true)]
         samples: Vec<PathBuf>,
         /// The side of the board: 6, 8, 10, 12, 14 or 16 (Othello), or 9 (Lehto).

@@ -414,7 +414,10 @@ pub fn decompressed(bytes: Vec<u8>) -> std::io::Result<Vec<u8>> {
         return Ok(bytes);
     }
     let mut out = Vec::with_capacity(bytes.len() * 4);
-    std::io::Read::read_to_end(&mut flate2::read::MultiGzDecoder::new(bytes.as_slice()), &mut out)?;
+    std::io::Read::read_to_end(
+        &mut flate2::read::MultiGzDecoder::new(bytes.as_slice()),
+        &mut out,
+    )?;
     Ok(out)
 }
 
