@@ -39,5 +39,5 @@ for ((c = first; c < first + count; c++)); do
     --solve "$solve" "${openings[@]}" --seed 1 --out "$out" "$@"
   # Complete (unless it holds one shard's games only): compressed, as data/ keeps its finished
   # chunks (-n: the same bytes every time).
-  [[ " $* " == *" --shard "* ]] || gzip -9n "$out"
+  [[ " $* " == *" --shard"[=\ ]* ]] || gzip -9n "$out"
 done

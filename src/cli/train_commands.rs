@@ -691,13 +691,16 @@ fn open_output(job: &GenJob) -> Result<(Sink, std::fs::File, HashSet<u64>), CliE
         ));
     }
     // Games are appended to a plain file and compressed once complete (data/README.md).
-    let name = job.out.to_string_lossy();
-    if name.ends_with(records::COMPRESSED_SUFFIX) {
+    if job
+        .out
+        .extension()
+        .is_some_and(|e| e == records::COMPRESSED_EXTENSION)
+    {
         return Err(bad(
             &"games are written to a plain .games file (compressed once the run is complete)",
         ));
     }
-    let compressed = PathBuf::from(format!("{name}{}", records::COMPRESSED_SUFFIX));
+    let compressed = records::compressed_path(&job.out);
     if compressed.exists() {
         return Err(bad(&format!(
             "{} exists: these games were played and compressed already",

@@ -19,6 +19,7 @@ use crate::rules::notation::{parse_transcript, write_transcript};
 use crate::rules::{Color, Move, Position};
 use std::collections::BTreeMap;
 use std::fmt;
+use std::path::{Path, PathBuf};
 
 /// The first word of a games file.
 pub const MAGIC: &str = "#othel-games";
@@ -403,11 +404,19 @@ pub fn read(text: &str) -> Result<GamesFile, RecordsError> {
 /// The first bytes of a gzip stream.
 const GZIP_MAGIC: [u8; 2] = [0x1f, 0x8b];
 
-/// The file name ending of a finished games file kept compressed.
-pub const COMPRESSED_SUFFIX: &str = ".gz";
+/// The extension of a finished games file kept compressed.
+pub const COMPRESSED_EXTENSION: &str = "gz";
+
+/// Where the games file `path` is kept once complete and compressed: its name with `.gz` added.
+pub fn compressed_path(path: &Path) -> PathBuf {
+    let mut name = path.as_os_str().to_owned();
+    name.push(".");
+    name.push(COMPRESSED_EXTENSION);
+    PathBuf::from(name)
+}
 
 /// A data file's bytes as written: gzip streams (a chunk's games file compressed once it is
-/// complete, `gzip -9n`, to keep `data/` within its budget: text game records shrink about three
+/// complete, `gzip -9n`, to keep `data/` within its budget: text game records shrink about 2.7
 /// times) decompressed, every concatenated member in turn; anything else as it is.
 pub fn decompressed(bytes: Vec<u8>) -> std::io::Result<Vec<u8>> {
     if !bytes.starts_with(&GZIP_MAGIC) {
