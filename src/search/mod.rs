@@ -511,6 +511,10 @@ const TIMED_SOLVE_DEPTH: u32 = 12;
 const SELECTIVE_PASSES_EMPTIES: u32 = 18;
 
 /// The selectivity levels of those passes, then the exact search (level 0).
+/// A fifth pass at 99% (t = 3.3, Edax's last selective level) before the exact one: on 1 thread
+/// FFO #40–#49 took 1% fewer nodes (582.5 M → 576.4 M), but #50–#57 7.8% more (16.49 G →
+/// 17.78 G; #54 3.24 G → 3.80 G, #55 8.77 G → 9.31 G): the exact pass gains less from it than the
+/// pass costs.
 const SELECTIVE_PASSES: [u8; 5] = [1, 2, 3, 4, 0];
 
 /// On 6×6 the passes of levels 3 and 4 cost more than they save: they often end on a wrong score
