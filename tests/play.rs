@@ -154,8 +154,13 @@ impl Tmux {
             "NO_COLOR=1 {} play --threads 1 {args}",
             env!("CARGO_BIN_EXE_othel")
         );
+        // Each session on a server of its own (`-L`): on the shared default server, one test's
+        // last kill-session stops the server while another's new-session is connecting to it
+        // ("server exited unexpectedly").
         let status = Command::new("tmux")
             .args([
+                "-L",
+                &session,
                 "new-session",
                 "-d",
                 "-x",
@@ -174,7 +179,7 @@ impl Tmux {
 
     fn keys(&self, keys: &[&str]) {
         let status = Command::new("tmux")
-            .args(["send-keys", "-t", &self.session])
+            .args(["-L", &self.session, "send-keys", "-t", &self.session])
             .args(keys)
             .status()
             .expect("tmux runs");
@@ -183,7 +188,15 @@ impl Tmux {
 
     fn literal(&self, text: &str) {
         let status = Command::new("tmux")
-            .args(["send-keys", "-l", "-t", &self.session, text])
+            .args([
+                "-L",
+                &self.session,
+                "send-keys",
+                "-l",
+                "-t",
+                &self.session,
+                text,
+            ])
             .status()
             .expect("tmux runs");
         assert!(status.success());
@@ -191,7 +204,14 @@ impl Tmux {
 
     fn screen(&self) -> String {
         let out = Command::new("tmux")
-            .args(["capture-pane", "-p", "-t", &self.session])
+            .args([
+                "-L",
+                &self.session,
+                "capture-pane",
+                "-p",
+                "-t",
+                &self.session,
+            ])
             .output()
             .expect("tmux runs");
         String::from_utf8_lossy(&out.stdout).into_owned()
@@ -311,7 +331,7 @@ impl Tmux {
 impl Drop for Tmux {
     fn drop(&mut self) {
         let _ = Command::new("tmux")
-            .args(["kill-session", "-t", &self.session])
+            .args(["-L", &self.session, "kill-session", "-t", &self.session])
             .stderr(Stdio::null())
             .status();
     }
