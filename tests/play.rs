@@ -138,6 +138,15 @@ fn a_plain_game_against_the_engine_with_bad_input_at_the_prompt() {
     assert_eq!(before.matches("board ").count(), 1, "{before}");
 }
 
+/// tmux on the server of `session` alone (`-L`): on the shared default server, one test's last
+/// kill-session stops the server while another's new-session is connecting to it ("server
+/// exited unexpectedly").
+fn tmux(session: &str) -> Command {
+    let mut command = Command::new("tmux");
+    command.args(["-L", session]);
+    command
+}
+
 /// A terminal in tmux running `othel play`, read and typed into as a person would.
 struct Tmux {
     session: String,
@@ -154,13 +163,8 @@ impl Tmux {
             "NO_COLOR=1 {} play --threads 1 {args}",
             env!("CARGO_BIN_EXE_othel")
         );
-        // Each session on a server of its own (`-L`): on the shared default server, one test's
-        // last kill-session stops the server while another's new-session is connecting to it
-        // ("server exited unexpectedly").
-        let status = Command::new("tmux")
+        let status = tmux(&session)
             .args([
-                "-L",
-                &session,
                 "new-session",
                 "-d",
                 "-x",
@@ -177,9 +181,16 @@ impl Tmux {
         Some(Tmux { session })
     }
 
+    /// The tmux `subcommand` aimed at this session.
+    fn command(&self, subcommand: &str) -> Command {
+        let mut command = tmux(&self.session);
+        command.args([subcommand, "-t", &self.session]);
+        command
+    }
+
     fn keys(&self, keys: &[&str]) {
-        let status = Command::new("tmux")
-            .args(["-L", &self.session, "send-keys", "-t", &self.session])
+        let status = self
+            .command("send-keys")
             .args(keys)
             .status()
             .expect("tmux runs");
@@ -187,31 +198,18 @@ impl Tmux {
     }
 
     fn literal(&self, text: &str) {
-        let status = Command::new("tmux")
-            .args([
-                "-L",
-                &self.session,
-                "send-keys",
-                "-l",
-                "-t",
-                &self.session,
-                text,
-            ])
+        let status = self
+            .command("send-keys")
+            .args(["-l", text])
             .status()
             .expect("tmux runs");
         assert!(status.success());
     }
 
     fn screen(&self) -> String {
-        let out = Command::new("tmux")
-            .args([
-                "-L",
-                &self.session,
-                "capture-pane",
-                "-p",
-                "-t",
-                &self.session,
-            ])
+        let out = self
+            .command("capture-pane")
+            .arg("-p")
             .output()
             .expect("tmux runs");
         String::from_utf8_lossy(&out.stdout).into_owned()
@@ -330,10 +328,7 @@ impl Tmux {
 
 impl Drop for Tmux {
     fn drop(&mut self) {
-        let _ = Command::new("tmux")
-            .args(["-L", &self.session, "kill-session", "-t", &self.session])
-            .stderr(Stdio::null())
-            .status();
+        let _ = self.command("kill-session").stderr(Stdio::null()).status();
     }
 }
 
