@@ -150,12 +150,14 @@ fn self_play_samples_fit_into_weights_that_play() {
         let pos = Othello::<Size6>::from_discs(s.player, s.opponent, Color::Black).unwrap();
         let theirs = Othello::<Size6>::from_discs(s.opponent, s.player, Color::Black).unwrap();
         let empties = 36 - (s.player | s.opponent).count_ones();
+        let (mine, others) = (pos.placements(), theirs.placements());
         let predicted = model.evaluate(
             s.player,
             s.opponent,
             empties,
-            pos.placements().count_ones(),
-            theirs.placements().count_ones(),
+            mine.count_ones(),
+            others.count_ones(),
+            [mine, others],
         ) as f64
             / DISC as f64;
         fitted += (predicted - s.score as f64).powi(2);

@@ -88,6 +88,7 @@ impl<G: LehtoGeometry> Evaluate for Lehto<G> {
             self.empty_count(),
             baseline.my_threats,
             baseline.their_threats,
+            [G::Bits::ZERO; 2],
         );
         for (k, name) in TRAINED_TERMS.iter().enumerate() {
             terms[4 + k] = Term {
@@ -113,6 +114,7 @@ impl<G: LehtoGeometry> Evaluate for Lehto<G> {
                     self.empty_count(),
                     baseline.my_threats,
                     baseline.their_threats,
+                    [G::Bits::ZERO; 2],
                 ),
             ),
             None => sum,

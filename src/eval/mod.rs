@@ -71,6 +71,12 @@ pub trait Evaluate: Position {
     /// move and the opponent (Othello: their mobilities; Lehto: their capture squares).
     fn pattern_scalars(&self) -> (u32, u32);
 
+    /// The squares where the side to move and where its opponent can play, which the patterns
+    /// read from the moves see (only 8×8 Othello has such patterns; none elsewhere).
+    fn pattern_move_sets(&self) -> [Self::Bits; 2] {
+        [<Self::Bits as crate::rules::Bits>::ZERO; 2]
+    }
+
     /// A cheap score of the position reached by a move, from the view of the player who made it,
     /// used to order moves (higher first).
     fn order_key(&self) -> i32;

@@ -2,7 +2,7 @@
 //! ready to score positions. The shipped weights are embedded in the binary; a weights file can be
 //! installed instead before the first evaluation (for training the next generation).
 
-use super::patterns::{Group, Instance, instances, patterns, pow3};
+use super::patterns::{Group, Instance, Source, instances, patterns, pow3};
 use super::weights::{SCALARS, Weights, WeightsError, layout, phase_of};
 use crate::rules::Bits;
 use crate::rules::bits::{Wide, from_squares};
@@ -28,7 +28,10 @@ pub struct Model<B> {
     phases: usize,
     phase_shift: u32,
     stride: usize,
+    /// The placed patterns, those read from the discs first, then those read from the moves
+    /// (from `moves_from` on).
     placed: Vec<Placed<B>>,
+    moves_from: usize,
     ternary: Vec<u16>,
     values: Vec<i16>,
 }
@@ -66,6 +69,7 @@ impl<B: Bits> Model<B> {
         let mut ternary = Vec::new();
         let mut starts: std::collections::HashMap<Vec<u16>, usize> = Default::default();
         let mut placed = Vec::new();
+        let mut from_moves = Vec::new();
         for Instance {
             pattern,
             squares,
@@ -81,13 +85,19 @@ impl<B: Bits> Model<B> {
                 .iter()
                 .position(|g| *g == list[pattern].group)
                 .unwrap_or(0);
-            placed.push(Placed {
+            let p = Placed {
                 mask: from_squares(squares),
                 table: start as u32,
                 offset: offsets[pattern] as u32,
                 group: group as u8,
-            });
+            };
+            match list[pattern].source {
+                Source::Discs => placed.push(p),
+                Source::Moves => from_moves.push(p),
+            }
         }
+        let moves_from = placed.len();
+        placed.extend(from_moves);
         check_layout(&placed, &ternary, stride)?;
         Ok(Model {
             size: weights.size,
@@ -95,6 +105,7 @@ impl<B: Bits> Model<B> {
             phase_shift: weights.phase_shift(),
             stride,
             placed,
+            moves_from,
             ternary,
             values: weights.values,
         })
@@ -111,7 +122,8 @@ impl<B: Bits> Model<B> {
         self.placed.iter().map(|p| p.offset).collect()
     }
 
-    /// The features of a position (`player` to move, `empties` empty squares).
+    /// The features of a position (`player` to move, `empties` empty squares; `move_sets` the
+    /// squares where each side can play, read by the patterns of [`Source::Moves`]).
     pub fn features(
         &self,
         player: B,
@@ -119,21 +131,29 @@ impl<B: Bits> Model<B> {
         empties: u32,
         my_moves: u32,
         their_moves: u32,
+        move_sets: [B; 2],
     ) -> Features {
         Features {
             indices: self
                 .placed
                 .iter()
-                .map(|p| p.offset + self.index(p, player, opponent))
+                .enumerate()
+                .map(|(k, p)| p.offset + self.index_of(k, p, player, opponent, move_sets))
                 .collect(),
             scalars: scalars(my_moves, their_moves, empties),
         }
     }
 
+    /// The index of the `k`-th placed pattern `p`.
     #[inline(always)]
-    fn index(&self, p: &Placed<B>, player: B, opponent: B) -> u32 {
+    fn index_of(&self, k: usize, p: &Placed<B>, player: B, opponent: B, move_sets: [B; 2]) -> u32 {
+        let (ones, twos) = if k < self.moves_from {
+            (player, opponent & !player)
+        } else {
+            (move_sets[0], move_sets[1] & !move_sets[0])
+        };
         let t = &self.ternary[p.table as usize..];
-        t[player.gather(p.mask) as usize] as u32 + 2 * t[opponent.gather(p.mask) as usize] as u32
+        t[ones.gather(p.mask) as usize] as u32 + 2 * t[twos.gather(p.mask) as usize] as u32
     }
 
     #[inline(always)]
@@ -159,6 +179,9 @@ impl<B: Bits> Model<B> {
     /// sort buys: leaving out the 2×5 corners for the sort took 10% more nodes and 4% more time.
     /// Nor did weights of 8 bits (units of 12 centi-discs, half the memory) read any faster: the
     /// same time per node on FFO #40–#49, and 4.5% more nodes.
+    ///
+    /// `move_sets` are the squares where each side can play, which the patterns of
+    /// [`Source::Moves`] read (on the boards that have them).
     #[inline]
     pub fn evaluate(
         &self,
@@ -167,13 +190,29 @@ impl<B: Bits> Model<B> {
         empties: u32,
         my_moves: u32,
         their_moves: u32,
+        move_sets: [B; 2],
     ) -> i32 {
-        // Disjoint colours keep every index within its pattern's weights (see `check_layout`).
-        let opponent = opponent & !player;
         let w = self.phase_values(empties);
+        let (by_discs, by_moves) = self.placed.split_at(self.moves_from);
+        let mut sum = self.sum_of(by_discs, w, player, opponent);
+        if !by_moves.is_empty() {
+            sum += self.sum_of(by_moves, w, move_sets[0], move_sets[1]);
+        }
+        sum + self
+            .scalar_terms(w, my_moves, their_moves, empties)
+            .iter()
+            .sum::<i32>()
+    }
+
+    /// The weights of the configurations of the placed patterns `placed` in the phase's values
+    /// `w`, each square's digit 1 in `ones`, else 2 in `twos`, else 0.
+    #[inline(always)]
+    fn sum_of(&self, placed: &[Placed<B>], w: &[i16], ones: B, twos: B) -> i32 {
+        // Disjoint sets keep every index within its pattern's weights (see `check_layout`).
+        let (player, opponent) = (ones, twos & !ones);
         let ternary = self.ternary.as_ptr();
         let mut sum = 0;
-        for p in &self.placed {
+        for p in placed {
             // SAFETY: `check_layout` proved, when the model was made, that the pattern's table
             // (2^n entries from `p.table`, n the squares of its mask) lies within `ternary`, that
             // an extraction by the mask (below 2^n) indexes it, and that for disjoint discs the
@@ -186,10 +225,7 @@ impl<B: Bits> Model<B> {
                 sum += *w.get_unchecked(p.offset as usize + index) as i32;
             }
         }
-        sum + self
-            .scalar_terms(w, my_moves, their_moves, empties)
-            .iter()
-            .sum::<i32>()
+        sum
     }
 
     /// Each scalar feature times its weight in the phase's values `w`, in the order of
@@ -207,8 +243,8 @@ impl<B: Bits> Model<B> {
         std::array::from_fn(|k| w[base + k] as i32 * s[k])
     }
 
-    /// The evaluation split by pattern group, then mobility, then the constant with the parity
-    /// (their sum is [`Model::evaluate`]).
+    /// The evaluation split by pattern group, then mobility (the mobility patterns' and the
+    /// counts' terms), then the constant with the parity (their sum is [`Model::evaluate`]).
     pub fn parts(
         &self,
         player: B,
@@ -216,15 +252,16 @@ impl<B: Bits> Model<B> {
         empties: u32,
         my_moves: u32,
         their_moves: u32,
+        move_sets: [B; 2],
     ) -> [i32; 6] {
         let w = self.phase_values(empties);
         let mut out = [0; 6];
-        for p in &self.placed {
+        for (k, p) in self.placed.iter().enumerate() {
             out[p.group as usize] +=
-                w[(p.offset + self.index(p, player, opponent)) as usize] as i32;
+                w[(p.offset + self.index_of(k, p, player, opponent, move_sets)) as usize] as i32;
         }
         let terms = self.scalar_terms(w, my_moves, their_moves, empties);
-        out[4] = terms[0] + terms[1];
+        out[4] += terms[0] + terms[1];
         out[5] = terms[2..].iter().sum();
         out
     }
@@ -430,13 +467,15 @@ mod tests {
         w
     }
 
-    /// The evaluation by its definition: walk each placed pattern's squares in the pattern's order.
+    /// The evaluation by its definition: walk each placed pattern's squares in the pattern's
+    /// order, each square's digit read from the discs or from the move sets as the pattern says.
     fn by_definition<B: Bits>(
         w: &Weights,
         player: B,
         opponent: B,
         my_moves: u32,
         their_moves: u32,
+        move_sets: [B; 2],
     ) -> i32 {
         let n = w.size;
         let list = patterns(n);
@@ -446,14 +485,18 @@ mod tests {
         let values = &w.values[phase * stride..(phase + 1) * stride];
         let mut sum = 0;
         for (p, pattern) in list.iter().enumerate() {
+            let (ones, twos) = match pattern.source {
+                Source::Discs => (player, opponent),
+                Source::Moves => (move_sets[0], move_sets[1]),
+            };
             for squares in placements(n, pattern) {
                 let index: usize = squares
                     .iter()
                     .enumerate()
                     .map(|(k, &s)| {
-                        let digit = if player.has(s) {
+                        let digit = if ones.has(s) {
                             1
-                        } else if opponent.has(s) {
+                        } else if twos.has(s) {
                             2
                         } else {
                             0
@@ -493,11 +536,28 @@ mod tests {
             }
             let empties = size as u32 * size as u32 - (player | opponent).count();
             let (m, t) = (xorshift(&mut x) as u32 % 20, xorshift(&mut x) as u32 % 20);
-            let expected = by_definition(&w, player, opponent, m, t);
-            assert_eq!(model.evaluate(player, opponent, empties, m, t), expected);
+            // Move sets that overlap (squares both sides can play) as well as not.
+            let (mut mine, mut theirs) = (B::ZERO, B::ZERO);
+            for sq in 0..size * size {
+                match xorshift(&mut x) % 5 {
+                    0 => mine |= B::bit(sq),
+                    1 => theirs |= B::bit(sq),
+                    2 => {
+                        mine |= B::bit(sq);
+                        theirs |= B::bit(sq);
+                    }
+                    _ => {}
+                }
+            }
+            let sets = [mine, theirs];
+            let expected = by_definition(&w, player, opponent, m, t, sets);
+            assert_eq!(
+                model.evaluate(player, opponent, empties, m, t, sets),
+                expected
+            );
             assert_eq!(
                 model
-                    .parts(player, opponent, empties, m, t)
+                    .parts(player, opponent, empties, m, t, sets)
                     .iter()
                     .sum::<i32>(),
                 expected

@@ -173,17 +173,31 @@ const TRAINED_TERMS: [&str; 6] = [
     "constant and parity",
 ];
 
+/// The inputs of the trained evaluation.
+struct ModelInputs<B> {
+    player: B,
+    opponent: B,
+    empties: u32,
+    my_moves: u32,
+    their_moves: u32,
+    /// The squares where the side to move and where its opponent can play.
+    move_sets: [B; 2],
+}
+
 impl<G: OthelloGeometry> Othello<G> {
-    /// The inputs of the trained evaluation: both sides' discs and mobilities, and the empties.
+    /// The inputs of the trained evaluation: both sides' discs, the empties, both sides'
+    /// mobilities and the squares where each can play.
     #[inline(always)]
-    fn model_inputs(&self) -> (G::Bits, G::Bits, u32, u32, u32) {
-        (
-            self.player(),
-            self.opponent(),
-            self.empty_count(),
-            self.placements().count(),
-            self.opponent_placements().count(),
-        )
+    fn model_inputs(&self) -> ModelInputs<G::Bits> {
+        let (mine, theirs) = (self.placements(), self.opponent_placements());
+        ModelInputs {
+            player: self.player(),
+            opponent: self.opponent(),
+            empties: self.empty_count(),
+            my_moves: mine.count(),
+            their_moves: theirs.count(),
+            move_sets: [mine, theirs],
+        }
     }
 
     fn baseline_terms(&self) -> [Term; 8] {
@@ -257,8 +271,15 @@ impl<G: OthelloGeometry> Evaluate for Othello<G> {
         let mut terms = [Term { name: "", value: 0 }; 14];
         match trained::<G>() {
             Some(model) => {
-                let (p, o, e, mine, theirs) = self.model_inputs();
-                let parts = model.parts(p, o, e, mine, theirs);
+                let i = self.model_inputs();
+                let parts = model.parts(
+                    i.player,
+                    i.opponent,
+                    i.empties,
+                    i.my_moves,
+                    i.their_moves,
+                    i.move_sets,
+                );
                 for (k, name) in TRAINED_TERMS.iter().enumerate() {
                     terms[k] = Term {
                         name,
@@ -290,8 +311,16 @@ impl<G: OthelloGeometry> Evaluate for Othello<G> {
     fn evaluate(&self) -> i32 {
         match trained::<G>() {
             Some(model) => {
-                let (p, o, e, mine, theirs) = self.model_inputs();
-                clamp_to_scores::<G>(model.evaluate(p, o, e, mine, theirs) + self.untrained_part())
+                let i = self.model_inputs();
+                let score = model.evaluate(
+                    i.player,
+                    i.opponent,
+                    i.empties,
+                    i.my_moves,
+                    i.their_moves,
+                    i.move_sets,
+                );
+                clamp_to_scores::<G>(score + self.untrained_part())
             }
             None => self.baseline_terms().iter().map(|t| t.value).sum(),
         }
@@ -311,6 +340,10 @@ impl<G: OthelloGeometry> Evaluate for Othello<G> {
             self.placements().count(),
             self.opponent_placements().count(),
         )
+    }
+
+    fn pattern_move_sets(&self) -> [G::Bits; 2] {
+        [self.placements(), self.opponent_placements()]
     }
 
     /// Measured on the trained 8×8 evaluation, and used on 6×6 too, whose scores are smaller; on

@@ -9,6 +9,8 @@
 //! A configuration's index is the base-3 number of its squares in the pattern's own order (0
 //! empty, 1 the player to move, 2 the opponent). The evaluation finds it with two bit extractions
 //! (one per colour) and a table from the extracted bits to their base-3 value in that order.
+//! A pattern read from the moves ([`Source::Moves`], 8×8 only) numbers its squares the same way
+//! from who can play on them instead of who holds them.
 
 use crate::rules::symmetry::Symmetry;
 
@@ -21,6 +23,18 @@ pub struct Pattern {
     pub group: Group,
     /// The squares, in the order of the base-3 digits (first = least significant).
     pub squares: Vec<(usize, usize)>,
+    /// What a square's digit says.
+    pub source: Source,
+}
+
+/// What the digit of a pattern's square is read from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Source {
+    /// The disc on it: 0 empty, 1 the player to move's, 2 the opponent's.
+    Discs,
+    /// Who can play there: 1 where the player to move can, 2 where only the opponent can, 0
+    /// where neither can (or the square is taken).
+    Moves,
 }
 
 /// The families the evaluation reports separately.
@@ -34,11 +48,19 @@ pub enum Group {
     Lines,
     /// Diagonals.
     Diagonals,
+    /// Who can play on the edges (patterns of [`Source::Moves`]).
+    Mobility,
 }
 
 impl Group {
     /// Every group, in report order.
-    pub const ALL: [Group; 4] = [Group::Edges, Group::Corners, Group::Lines, Group::Diagonals];
+    pub const ALL: [Group; 5] = [
+        Group::Edges,
+        Group::Corners,
+        Group::Lines,
+        Group::Diagonals,
+        Group::Mobility,
+    ];
 
     /// For reports.
     pub const fn name(self) -> &'static str {
@@ -47,6 +69,7 @@ impl Group {
             Group::Corners => "corner patterns",
             Group::Lines => "line patterns",
             Group::Diagonals => "diagonal patterns",
+            Group::Mobility => "mobility",
         }
     }
 }
@@ -62,7 +85,8 @@ pub const MAX_SQUARES: usize = 10;
 /// two more, Egaroucid's shapes: the corner's triangle of 10 squares (a1–d1, a2–c2, a3, b3, a4)
 /// and the edge block (a1, c1–f1, h1, c2–f2), which see a corner with the squares that decide
 /// whether it can be taken, and an edge with the row behind it. With 7.9 M positions to fit them
-/// they paid (+20.8 Elo at 40 ms a move, weights/README.md); with 3.75 M they had not.
+/// they paid (+20.8 Elo at 40 ms a move, weights/README.md); with 3.75 M they had not. And one
+/// read from the moves: the squares of the edge and its X-squares where each side can play.
 pub fn patterns(n: usize) -> Vec<Pattern> {
     if n % 2 == 1 {
         return lehto_patterns(n);
@@ -77,16 +101,19 @@ pub fn patterns(n: usize) -> Vec<Pattern> {
         name: if n <= 8 { "edge+2x" } else { "edge" },
         group: Group::Edges,
         squares: edge,
+        source: Source::Discs,
     });
     list.push(Pattern {
         name: "corner 3x3",
         group: Group::Corners,
         squares: (0..3).flat_map(|r| (0..3).map(move |c| (r, c))).collect(),
+        source: Source::Discs,
     });
     list.push(Pattern {
         name: "corner 2x5",
         group: Group::Corners,
         squares: (0..2).flat_map(|r| (0..5).map(move |c| (r, c))).collect(),
+        source: Source::Discs,
     });
     const LINE_NAMES: [&str; 5] = ["row 2", "row 3", "row 4", "row 5", "row 6"];
     for (row, name) in (1..n / 2).zip(LINE_NAMES) {
@@ -94,6 +121,7 @@ pub fn patterns(n: usize) -> Vec<Pattern> {
             name,
             group: Group::Lines,
             squares: (0..window).map(|c| (row, c)).collect(),
+            source: Source::Discs,
         });
     }
     list.extend(diagonals(n, window));
@@ -104,6 +132,7 @@ pub fn patterns(n: usize) -> Vec<Pattern> {
             squares: (0..4)
                 .flat_map(|r| (0..4 - r).map(move |c| (r, c)))
                 .collect(),
+            source: Source::Discs,
         });
         list.push(Pattern {
             name: "edge block",
@@ -112,6 +141,16 @@ pub fn patterns(n: usize) -> Vec<Pattern> {
                 .into_iter()
                 .chain((2..6).map(|c| (1, c)))
                 .collect(),
+            source: Source::Discs,
+        });
+        // Who can play on the edge and its X-squares: whether a corner can be taken now is an
+        // "or" over its three lines, which no sum of disc patterns can say (the idea of
+        // Egaroucid's mobility patterns).
+        list.push(Pattern {
+            name: "edge moves",
+            group: Group::Mobility,
+            squares: (0..8).map(|c| (0, c)).chain([(1, 1), (1, 6)]).collect(),
+            source: Source::Moves,
         });
     }
     list
@@ -133,6 +172,7 @@ fn diagonals(n: usize, longest: usize) -> impl Iterator<Item = Pattern> {
         name: NAMES[len - 4],
         group: Group::Diagonals,
         squares: (0..len).map(|i| (i, i + n - len)).collect(),
+        source: Source::Discs,
     })
 }
 
@@ -149,6 +189,7 @@ pub fn lehto_patterns(n: usize) -> Vec<Pattern> {
             name,
             group: if row == 0 { Group::Edges } else { Group::Lines },
             squares: (0..n).map(|c| (row, c)).collect(),
+            source: Source::Discs,
         });
     }
     let window = |name, top: usize, left: usize| Pattern {
@@ -157,6 +198,7 @@ pub fn lehto_patterns(n: usize) -> Vec<Pattern> {
         squares: (top..top + 3)
             .flat_map(|r| (left..left + 3).map(move |c| (r, c)))
             .collect(),
+        source: Source::Discs,
     };
     list.push(window("corner 3x3", 0, 0));
     list.push(window("edge 3x3", 0, n / 2 - 1));
@@ -293,8 +335,8 @@ mod tests {
                     .count()
             })
             .collect();
-        // edge, 3x3, 2x5, rows 2-4, diagonals 8..4, triangle, edge block
-        assert_eq!(counts, vec![4, 4, 8, 4, 4, 4, 2, 4, 4, 4, 4, 4, 4]);
+        // edge, 3x3, 2x5, rows 2-4, diagonals 8..4, triangle, edge block, edge moves
+        assert_eq!(counts, vec![4, 4, 8, 4, 4, 4, 2, 4, 4, 4, 4, 4, 4, 4]);
         assert_eq!(patterns(6).len(), 3 + 2 + 3);
         // 10x10: edge, 3x3, 2x5, rows 2-5, diagonals 10..4; 12x12: rows 2-6, the same diagonals.
         assert_eq!(patterns(10).len(), 3 + 4 + 7);

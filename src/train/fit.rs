@@ -215,7 +215,8 @@ pub fn fit<P: Evaluate>(
                 let pos = P::from_discs(s.player, s.opponent, crate::rules::Color::Black).ok()?;
                 let empties = squares - (s.player | s.opponent).count() as usize;
                 let (mine, theirs) = pos.pattern_scalars();
-                let f = model.features(s.player, s.opponent, empties as u32, mine, theirs);
+                let sets = pos.pattern_move_sets();
+                let f = model.features(s.player, s.opponent, empties as u32, mine, theirs, sets);
                 Some(Found {
                     phase: phase_of(empties, shift, phases),
                     held: is_held_out(s, options.holdout),
@@ -487,7 +488,8 @@ mod tests {
                 Othello::<Size6>::from_discs(s.player, s.opponent, crate::rules::Color::Black)
                     .unwrap();
             let (mine, theirs) = pos.pattern_scalars();
-            let score = model.evaluate(s.player, s.opponent, pos.empty_count(), mine, theirs);
+            let sets = pos.pattern_move_sets();
+            let score = model.evaluate(s.player, s.opponent, pos.empty_count(), mine, theirs, sets);
             error += (score - s.score as i32 * DISC).abs();
         }
         let mean = error / unseen.len() as i32;
