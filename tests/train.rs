@@ -5,7 +5,7 @@ mod common;
 
 use common::Scratch;
 use othel::eval::DISC;
-use othel::eval::model::Model;
+use othel::eval::model::{Inputs, Model};
 use othel::eval::weights::Weights;
 use othel::rules::geometry::Size6;
 use othel::rules::{Color, Othello, Position};
@@ -151,15 +151,15 @@ fn self_play_samples_fit_into_weights_that_play() {
         let theirs = Othello::<Size6>::from_discs(s.opponent, s.player, Color::Black).unwrap();
         let empties = 36 - (s.player | s.opponent).count_ones();
         let (mine, others) = (pos.placements(), theirs.placements());
-        let predicted = model.evaluate(
-            s.player,
-            s.opponent,
+        let inputs = Inputs {
+            player: s.player,
+            opponent: s.opponent,
             empties,
-            mine.count_ones(),
-            others.count_ones(),
-            [mine, others],
-        ) as f64
-            / DISC as f64;
+            my_moves: mine.count_ones(),
+            their_moves: others.count_ones(),
+            move_sets: [mine, others],
+        };
+        let predicted = model.evaluate(&inputs) as f64 / DISC as f64;
         fitted += (predicted - s.score as f64).powi(2);
         zero += (s.score as f64).powi(2);
     }

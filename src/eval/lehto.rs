@@ -3,7 +3,7 @@
 //! trained pattern evaluation ([`super::model`], Lehto's own patterns: whole lines and 3×3
 //! windows) when it has weights.
 
-use super::model::trained;
+use super::model::{Inputs, trained};
 use super::patterns::Group;
 use super::{DISC, Evaluate, Term, TermList, clamp_to_scores};
 use crate::rules::geometry::neighbours;
@@ -29,6 +29,19 @@ const TRAINED_TERMS: [&str; 6] = [
 ];
 
 impl<G: LehtoGeometry> Lehto<G> {
+    /// The trained correction's inputs: the discs and each side's capture squares (Lehto has no
+    /// patterns read from the moves).
+    fn inputs_with(&self, baseline: &Baseline) -> Inputs<G::Bits> {
+        Inputs {
+            player: self.player(),
+            opponent: self.opponent(),
+            empties: self.empty_count(),
+            my_moves: baseline.my_threats,
+            their_moves: baseline.their_threats,
+            move_sets: [G::Bits::ZERO; 2],
+        }
+    }
+
     fn baseline(&self) -> Baseline {
         let me = self.player();
         let them = self.opponent();
@@ -82,14 +95,7 @@ impl<G: LehtoGeometry> Evaluate for Lehto<G> {
         let Some(model) = trained::<G>() else {
             return TermList::new(terms, 4);
         };
-        let parts = model.parts(
-            self.player(),
-            self.opponent(),
-            self.empty_count(),
-            baseline.my_threats,
-            baseline.their_threats,
-            [G::Bits::ZERO; 2],
-        );
+        let parts = model.parts(&self.inputs_with(&baseline));
         for (k, name) in TRAINED_TERMS.iter().enumerate() {
             terms[4 + k] = Term {
                 name,
@@ -107,16 +113,7 @@ impl<G: LehtoGeometry> Evaluate for Lehto<G> {
         let baseline = self.baseline();
         let sum = baseline.terms.iter().map(|t| t.value).sum();
         match trained::<G>() {
-            Some(model) => clamp_to_scores::<G>(
-                sum + model.evaluate(
-                    self.player(),
-                    self.opponent(),
-                    self.empty_count(),
-                    baseline.my_threats,
-                    baseline.their_threats,
-                    [G::Bits::ZERO; 2],
-                ),
-            ),
+            Some(model) => clamp_to_scores::<G>(sum + model.evaluate(&self.inputs_with(&baseline))),
             None => sum,
         }
     }
@@ -126,9 +123,8 @@ impl<G: LehtoGeometry> Evaluate for Lehto<G> {
         self.baseline().terms.iter().map(|t| t.value).sum()
     }
 
-    fn pattern_scalars(&self) -> (u32, u32) {
-        let baseline = self.baseline();
-        (baseline.my_threats, baseline.their_threats)
+    fn pattern_inputs(&self) -> Inputs<G::Bits> {
+        self.inputs_with(&self.baseline())
     }
 
     #[inline]

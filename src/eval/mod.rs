@@ -67,15 +67,10 @@ pub trait Evaluate: Position {
         0
     }
 
-    /// The two counts the trained pattern evaluation weighs beside its patterns, for the side to
-    /// move and the opponent (Othello: their mobilities; Lehto: their capture squares).
-    fn pattern_scalars(&self) -> (u32, u32);
-
-    /// The squares where the side to move and where its opponent can play, which the patterns
-    /// read from the moves see (only 8×8 Othello has such patterns; none elsewhere).
-    fn pattern_move_sets(&self) -> [Self::Bits; 2] {
-        [<Self::Bits as crate::rules::Bits>::ZERO; 2]
-    }
+    /// What the trained pattern evaluation reads of the position: the discs, the empties, the
+    /// two counts it weighs beside its patterns (Othello: the mobilities; Lehto: the capture
+    /// squares) and, for its patterns read from the moves, where each side can play.
+    fn pattern_inputs(&self) -> model::Inputs<Self::Bits>;
 
     /// A cheap score of the position reached by a move, from the view of the player who made it,
     /// used to order moves (higher first).

@@ -36,6 +36,25 @@ pub struct Model<B> {
     values: Vec<i16>,
 }
 
+/// What the trained evaluation reads of a position.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Inputs<B> {
+    /// The discs of the side to move.
+    pub player: B,
+    /// The discs of its opponent.
+    pub opponent: B,
+    /// The empty squares.
+    pub empties: u32,
+    /// The count weighed beside the patterns for the side to move (Othello: its mobility; Lehto:
+    /// its capture squares).
+    pub my_moves: u32,
+    /// The same count for the opponent.
+    pub their_moves: u32,
+    /// The squares where the side to move and where its opponent can play, which the patterns
+    /// of [`Source::Moves`] read (empty on the boards without such patterns).
+    pub move_sets: [B; 2],
+}
+
 /// The feature values of one position: a weight index per pattern instance and the scalars.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Features {
@@ -122,35 +141,27 @@ impl<B: Bits> Model<B> {
         self.placed.iter().map(|p| p.offset).collect()
     }
 
-    /// The features of a position (`player` to move, `empties` empty squares; `move_sets` the
-    /// squares where each side can play, read by the patterns of [`Source::Moves`]).
-    pub fn features(
-        &self,
-        player: B,
-        opponent: B,
-        empties: u32,
-        my_moves: u32,
-        their_moves: u32,
-        move_sets: [B; 2],
-    ) -> Features {
+    /// The features of a position.
+    pub fn features(&self, inputs: &Inputs<B>) -> Features {
         Features {
             indices: self
                 .placed
                 .iter()
                 .enumerate()
-                .map(|(k, p)| p.offset + self.index_of(k, p, player, opponent, move_sets))
+                .map(|(k, p)| p.offset + self.index_of(k, p, inputs))
                 .collect(),
-            scalars: scalars(my_moves, their_moves, empties),
+            scalars: scalars(inputs.my_moves, inputs.their_moves, inputs.empties),
         }
     }
 
     /// The index of the `k`-th placed pattern `p`.
     #[inline(always)]
-    fn index_of(&self, k: usize, p: &Placed<B>, player: B, opponent: B, move_sets: [B; 2]) -> u32 {
+    fn index_of(&self, k: usize, p: &Placed<B>, inputs: &Inputs<B>) -> u32 {
         let (ones, twos) = if k < self.moves_from {
-            (player, opponent & !player)
+            (inputs.player, inputs.opponent & !inputs.player)
         } else {
-            (move_sets[0], move_sets[1] & !move_sets[0])
+            let [mine, theirs] = inputs.move_sets;
+            (mine, theirs & !mine)
         };
         let t = &self.ternary[p.table as usize..];
         t[ones.gather(p.mask) as usize] as u32 + 2 * t[twos.gather(p.mask) as usize] as u32
@@ -179,29 +190,16 @@ impl<B: Bits> Model<B> {
     /// sort buys: leaving out the 2×5 corners for the sort took 10% more nodes and 4% more time.
     /// Nor did weights of 8 bits (units of 12 centi-discs, half the memory) read any faster: the
     /// same time per node on FFO #40–#49, and 4.5% more nodes.
-    ///
-    /// `move_sets` are the squares where each side can play, which the patterns of
-    /// [`Source::Moves`] read (on the boards that have them).
     #[inline]
-    pub fn evaluate(
-        &self,
-        player: B,
-        opponent: B,
-        empties: u32,
-        my_moves: u32,
-        their_moves: u32,
-        move_sets: [B; 2],
-    ) -> i32 {
-        let w = self.phase_values(empties);
+    pub fn evaluate(&self, inputs: &Inputs<B>) -> i32 {
+        let w = self.phase_values(inputs.empties);
         let (by_discs, by_moves) = self.placed.split_at(self.moves_from);
-        let mut sum = self.sum_of(by_discs, w, player, opponent);
+        let mut sum = self.sum_of(by_discs, w, inputs.player, inputs.opponent);
         if !by_moves.is_empty() {
-            sum += self.sum_of(by_moves, w, move_sets[0], move_sets[1]);
+            let [mine, theirs] = inputs.move_sets;
+            sum += self.sum_of(by_moves, w, mine, theirs);
         }
-        sum + self
-            .scalar_terms(w, my_moves, their_moves, empties)
-            .iter()
-            .sum::<i32>()
+        sum + self.scalar_terms(w, inputs).iter().sum::<i32>()
     }
 
     /// The weights of the configurations of the placed patterns `placed` in the phase's values
@@ -231,36 +229,21 @@ impl<B: Bits> Model<B> {
     /// Each scalar feature times its weight in the phase's values `w`, in the order of
     /// [`scalars`].
     #[inline(always)]
-    fn scalar_terms(
-        &self,
-        w: &[i16],
-        my_moves: u32,
-        their_moves: u32,
-        empties: u32,
-    ) -> [i32; SCALARS] {
-        let s = scalars(my_moves, their_moves, empties);
+    fn scalar_terms(&self, w: &[i16], inputs: &Inputs<B>) -> [i32; SCALARS] {
+        let s = scalars(inputs.my_moves, inputs.their_moves, inputs.empties);
         let base = self.stride - SCALARS;
         std::array::from_fn(|k| w[base + k] as i32 * s[k])
     }
 
     /// The evaluation split by pattern group, then mobility (the mobility patterns' and the
     /// counts' terms), then the constant with the parity (their sum is [`Model::evaluate`]).
-    pub fn parts(
-        &self,
-        player: B,
-        opponent: B,
-        empties: u32,
-        my_moves: u32,
-        their_moves: u32,
-        move_sets: [B; 2],
-    ) -> [i32; 6] {
-        let w = self.phase_values(empties);
+    pub fn parts(&self, inputs: &Inputs<B>) -> [i32; 6] {
+        let w = self.phase_values(inputs.empties);
         let mut out = [0; 6];
         for (k, p) in self.placed.iter().enumerate() {
-            out[p.group as usize] +=
-                w[(p.offset + self.index_of(k, p, player, opponent, move_sets)) as usize] as i32;
+            out[p.group as usize] += w[(p.offset + self.index_of(k, p, inputs)) as usize] as i32;
         }
-        let terms = self.scalar_terms(w, my_moves, their_moves, empties);
+        let terms = self.scalar_terms(w, inputs);
         out[4] += terms[0] + terms[1];
         out[5] = terms[2..].iter().sum();
         out
@@ -551,17 +534,16 @@ mod tests {
             }
             let sets = [mine, theirs];
             let expected = by_definition(&w, player, opponent, m, t, sets);
-            assert_eq!(
-                model.evaluate(player, opponent, empties, m, t, sets),
-                expected
-            );
-            assert_eq!(
-                model
-                    .parts(player, opponent, empties, m, t, sets)
-                    .iter()
-                    .sum::<i32>(),
-                expected
-            );
+            let inputs = Inputs {
+                player,
+                opponent,
+                empties,
+                my_moves: m,
+                their_moves: t,
+                move_sets: sets,
+            };
+            assert_eq!(model.evaluate(&inputs), expected);
+            assert_eq!(model.parts(&inputs).iter().sum::<i32>(), expected);
         }
     }
 

@@ -3,7 +3,7 @@
 //! corners, X- and C-squares beside empty corners, edge-anchored stable discs and parity, weighted
 //! by the game's phase (the share of empty squares).
 
-use super::model::trained;
+use super::model::{Inputs, trained};
 use super::patterns::Group;
 use super::{DISC, Evaluate, Term, TermList, clamp_to_scores, phased};
 use crate::rules::geometry::{Geometry, neighbours};
@@ -173,33 +173,7 @@ const TRAINED_TERMS: [&str; 6] = [
     "constant and parity",
 ];
 
-/// The inputs of the trained evaluation.
-struct ModelInputs<B> {
-    player: B,
-    opponent: B,
-    empties: u32,
-    my_moves: u32,
-    their_moves: u32,
-    /// The squares where the side to move and where its opponent can play.
-    move_sets: [B; 2],
-}
-
 impl<G: OthelloGeometry> Othello<G> {
-    /// The inputs of the trained evaluation: both sides' discs, the empties, both sides'
-    /// mobilities and the squares where each can play.
-    #[inline(always)]
-    fn model_inputs(&self) -> ModelInputs<G::Bits> {
-        let (mine, theirs) = (self.placements(), self.opponent_placements());
-        ModelInputs {
-            player: self.player(),
-            opponent: self.opponent(),
-            empties: self.empty_count(),
-            my_moves: mine.count(),
-            their_moves: theirs.count(),
-            move_sets: [mine, theirs],
-        }
-    }
-
     fn baseline_terms(&self) -> [Term; 8] {
         let squares = G::SQUARES as i32;
         let me = self.player();
@@ -271,15 +245,7 @@ impl<G: OthelloGeometry> Evaluate for Othello<G> {
         let mut terms = [Term { name: "", value: 0 }; 14];
         match trained::<G>() {
             Some(model) => {
-                let i = self.model_inputs();
-                let parts = model.parts(
-                    i.player,
-                    i.opponent,
-                    i.empties,
-                    i.my_moves,
-                    i.their_moves,
-                    i.move_sets,
-                );
+                let parts = model.parts(&self.pattern_inputs());
                 for (k, name) in TRAINED_TERMS.iter().enumerate() {
                     terms[k] = Term {
                         name,
@@ -311,15 +277,7 @@ impl<G: OthelloGeometry> Evaluate for Othello<G> {
     fn evaluate(&self) -> i32 {
         match trained::<G>() {
             Some(model) => {
-                let i = self.model_inputs();
-                let score = model.evaluate(
-                    i.player,
-                    i.opponent,
-                    i.empties,
-                    i.my_moves,
-                    i.their_moves,
-                    i.move_sets,
-                );
+                let score = model.evaluate(&self.pattern_inputs());
                 clamp_to_scores::<G>(score + self.untrained_part())
             }
             None => self.baseline_terms().iter().map(|t| t.value).sum(),
@@ -335,15 +293,18 @@ impl<G: OthelloGeometry> Evaluate for Othello<G> {
         }
     }
 
-    fn pattern_scalars(&self) -> (u32, u32) {
-        (
-            self.placements().count(),
-            self.opponent_placements().count(),
-        )
-    }
-
-    fn pattern_move_sets(&self) -> [G::Bits; 2] {
-        [self.placements(), self.opponent_placements()]
+    /// The mobilities, and the squares where each side can play.
+    #[inline(always)]
+    fn pattern_inputs(&self) -> Inputs<G::Bits> {
+        let (mine, theirs) = (self.placements(), self.opponent_placements());
+        Inputs {
+            player: self.player(),
+            opponent: self.opponent(),
+            empties: self.empty_count(),
+            my_moves: mine.count(),
+            their_moves: theirs.count(),
+            move_sets: [mine, theirs],
+        }
     }
 
     /// Measured on the trained 8×8 evaluation, and used on 6×6 too, whose scores are smaller; on

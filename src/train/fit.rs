@@ -214,9 +214,7 @@ pub fn fit<P: Evaluate>(
             .filter_map(|s| {
                 let pos = P::from_discs(s.player, s.opponent, crate::rules::Color::Black).ok()?;
                 let empties = squares - (s.player | s.opponent).count() as usize;
-                let (mine, theirs) = pos.pattern_scalars();
-                let sets = pos.pattern_move_sets();
-                let f = model.features(s.player, s.opponent, empties as u32, mine, theirs, sets);
+                let f = model.features(&pos.pattern_inputs());
                 Some(Found {
                     phase: phase_of(empties, shift, phases),
                     held: is_held_out(s, options.holdout),
@@ -487,9 +485,7 @@ mod tests {
             let pos =
                 Othello::<Size6>::from_discs(s.player, s.opponent, crate::rules::Color::Black)
                     .unwrap();
-            let (mine, theirs) = pos.pattern_scalars();
-            let sets = pos.pattern_move_sets();
-            let score = model.evaluate(s.player, s.opponent, pos.empty_count(), mine, theirs, sets);
+            let score = model.evaluate(&pos.pattern_inputs());
             error += (score - s.score as i32 * DISC).abs();
         }
         let mean = error / unseen.len() as i32;
