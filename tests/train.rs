@@ -4,9 +4,9 @@
 mod common;
 
 use common::Scratch;
-use othel::eval::DISC;
-use othel::eval::model::{Inputs, Model};
+use othel::eval::model::Model;
 use othel::eval::weights::Weights;
+use othel::eval::{DISC, Evaluate};
 use othel::rules::geometry::Size6;
 use othel::rules::{Color, Othello, Position};
 use othel::search::{Limits, Searcher};
@@ -148,18 +148,7 @@ fn self_play_samples_fit_into_weights_that_play() {
     let (mut fitted, mut zero) = (0.0, 0.0);
     for s in &more {
         let pos = Othello::<Size6>::from_discs(s.player, s.opponent, Color::Black).unwrap();
-        let theirs = Othello::<Size6>::from_discs(s.opponent, s.player, Color::Black).unwrap();
-        let empties = 36 - (s.player | s.opponent).count_ones();
-        let (mine, others) = (pos.placements(), theirs.placements());
-        let inputs = Inputs {
-            player: s.player,
-            opponent: s.opponent,
-            empties,
-            my_moves: mine.count_ones(),
-            their_moves: others.count_ones(),
-            move_sets: [mine, others],
-        };
-        let predicted = model.evaluate(&inputs) as f64 / DISC as f64;
+        let predicted = model.evaluate(&pos.pattern_inputs()) as f64 / DISC as f64;
         fitted += (predicted - s.score as f64).powi(2);
         zero += (s.score as f64).powi(2);
     }

@@ -145,26 +145,37 @@ impl<B: Bits> Model<B> {
     pub fn features(&self, inputs: &Inputs<B>) -> Features {
         Features {
             indices: self
-                .placed
-                .iter()
-                .enumerate()
-                .map(|(k, p)| p.offset + self.index_of(k, p, inputs))
+                .runs(inputs)
+                .into_iter()
+                .flat_map(|(placed, ones, twos)| {
+                    placed
+                        .iter()
+                        .map(move |p| p.offset + self.index(p, ones, twos))
+                })
                 .collect(),
             scalars: scalars(inputs.my_moves, inputs.their_moves, inputs.empties),
         }
     }
 
-    /// The index of the `k`-th placed pattern `p`.
+    /// The placed patterns in their two runs, each with the sets its squares' digits 1 and 2
+    /// are read from: those read from the discs, then those read from the moves.
     #[inline(always)]
-    fn index_of(&self, k: usize, p: &Placed<B>, inputs: &Inputs<B>) -> u32 {
-        let (ones, twos) = if k < self.moves_from {
-            (inputs.player, inputs.opponent & !inputs.player)
-        } else {
-            let [mine, theirs] = inputs.move_sets;
-            (mine, theirs & !mine)
-        };
+    fn runs(&self, inputs: &Inputs<B>) -> [(&[Placed<B>], B, B); 2] {
+        let (by_discs, by_moves) = self.placed.split_at(self.moves_from);
+        let [mine, theirs] = inputs.move_sets;
+        [
+            (by_discs, inputs.player, inputs.opponent),
+            (by_moves, mine, theirs),
+        ]
+    }
+
+    /// The index of the placed pattern `p`, each square's digit 1 in `ones`, else 2 in `twos`,
+    /// else 0.
+    #[inline(always)]
+    fn index(&self, p: &Placed<B>, ones: B, twos: B) -> u32 {
         let t = &self.ternary[p.table as usize..];
-        t[ones.gather(p.mask) as usize] as u32 + 2 * t[twos.gather(p.mask) as usize] as u32
+        t[ones.gather(p.mask) as usize] as u32
+            + 2 * t[(twos & !ones).gather(p.mask) as usize] as u32
     }
 
     #[inline(always)]
@@ -193,19 +204,16 @@ impl<B: Bits> Model<B> {
     #[inline]
     pub fn evaluate(&self, inputs: &Inputs<B>) -> i32 {
         let w = self.phase_values(inputs.empties);
-        let (by_discs, by_moves) = self.placed.split_at(self.moves_from);
-        let mut sum = self.sum_of(by_discs, w, inputs.player, inputs.opponent);
-        if !by_moves.is_empty() {
-            let [mine, theirs] = inputs.move_sets;
-            sum += self.sum_of(by_moves, w, mine, theirs);
-        }
-        sum + self.scalar_terms(w, inputs).iter().sum::<i32>()
+        let [discs, moves] = self.runs(inputs);
+        self.sum_of(discs, w)
+            + self.sum_of(moves, w)
+            + self.scalar_terms(w, inputs).iter().sum::<i32>()
     }
 
-    /// The weights of the configurations of the placed patterns `placed` in the phase's values
-    /// `w`, each square's digit 1 in `ones`, else 2 in `twos`, else 0.
+    /// The weights, in the phase's values `w`, of the configurations of a run of placed patterns
+    /// (see [`Model::runs`]), as [`Model::index`] finds them.
     #[inline(always)]
-    fn sum_of(&self, placed: &[Placed<B>], w: &[i16], ones: B, twos: B) -> i32 {
+    fn sum_of(&self, (placed, ones, twos): (&[Placed<B>], B, B), w: &[i16]) -> i32 {
         // Disjoint sets keep every index within its pattern's weights (see `check_layout`).
         let (player, opponent) = (ones, twos & !ones);
         let ternary = self.ternary.as_ptr();
@@ -240,8 +248,10 @@ impl<B: Bits> Model<B> {
     pub fn parts(&self, inputs: &Inputs<B>) -> [i32; 6] {
         let w = self.phase_values(inputs.empties);
         let mut out = [0; 6];
-        for (k, p) in self.placed.iter().enumerate() {
-            out[p.group as usize] += w[(p.offset + self.index_of(k, p, inputs)) as usize] as i32;
+        for (placed, ones, twos) in self.runs(inputs) {
+            for p in placed {
+                out[p.group as usize] += w[(p.offset + self.index(p, ones, twos)) as usize] as i32;
+            }
         }
         let terms = self.scalar_terms(w, inputs);
         out[4] += terms[0] + terms[1];

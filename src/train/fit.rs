@@ -185,7 +185,6 @@ pub fn fit<P: Evaluate>(
             fold[offsets[p] + i] = offsets[p] as u32 + c;
         }
     }
-    let squares = size * size;
     let phases = weights.phases;
     let shift = options.phase_shift;
     // A prior of another phase width is laid over these phases.
@@ -213,8 +212,9 @@ pub fn fit<P: Evaluate>(
             .par_iter()
             .filter_map(|s| {
                 let pos = P::from_discs(s.player, s.opponent, crate::rules::Color::Black).ok()?;
-                let empties = squares - (s.player | s.opponent).count() as usize;
-                let f = model.features(&pos.pattern_inputs());
+                let inputs = pos.pattern_inputs();
+                let empties = inputs.empties as usize;
+                let f = model.features(&inputs);
                 Some(Found {
                     phase: phase_of(empties, shift, phases),
                     held: is_held_out(s, options.holdout),
