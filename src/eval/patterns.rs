@@ -48,7 +48,7 @@ pub enum Group {
     Lines,
     /// Diagonals.
     Diagonals,
-    /// Who can play on the edges (patterns of [`Source::Moves`]).
+    /// Who can play on the edges and the rows behind them (patterns of [`Source::Moves`]).
     Mobility,
 }
 
@@ -85,8 +85,9 @@ pub const MAX_SQUARES: usize = 10;
 /// two more, Egaroucid's shapes: the corner's triangle of 10 squares (a1–d1, a2–c2, a3, b3, a4)
 /// and the edge block (a1, c1–f1, h1, c2–f2), which see a corner with the squares that decide
 /// whether it can be taken, and an edge with the row behind it. With 7.9 M positions to fit them
-/// they paid (+20.8 Elo at 40 ms a move, weights/README.md); with 3.75 M they had not. And one
-/// read from the moves: the squares of the edge and its X-squares where each side can play.
+/// they paid (+20.8 Elo at 40 ms a move, weights/README.md); with 3.75 M they had not. And two
+/// read from the moves: the squares of the edge and its X-squares, and of the second row and the
+/// two corners beside it, where each side can play.
 pub fn patterns(n: usize) -> Vec<Pattern> {
     if n % 2 == 1 {
         return lehto_patterns(n);
@@ -150,6 +151,14 @@ pub fn patterns(n: usize) -> Vec<Pattern> {
             name: "edge moves",
             group: Group::Mobility,
             squares: (0..8).map(|c| (0, c)).chain([(1, 1), (1, 6)]).collect(),
+            source: Source::Moves,
+        });
+        // Who can play on the second row, with the corners beside it: which C- and X-squares
+        // each side could be made to take, and whether taking one gives a corner away.
+        list.push(Pattern {
+            name: "row 2 moves",
+            group: Group::Mobility,
+            squares: (0..8).map(|c| (1, c)).chain([(0, 0), (0, 7)]).collect(),
             source: Source::Moves,
         });
     }
@@ -335,8 +344,8 @@ mod tests {
                     .count()
             })
             .collect();
-        // edge, 3x3, 2x5, rows 2-4, diagonals 8..4, triangle, edge block, edge moves
-        assert_eq!(counts, vec![4, 4, 8, 4, 4, 4, 2, 4, 4, 4, 4, 4, 4, 4]);
+        // edge, 3x3, 2x5, rows 2-4, diagonals 8..4, triangle, edge block, edge moves, row 2 moves
+        assert_eq!(counts, vec![4, 4, 8, 4, 4, 4, 2, 4, 4, 4, 4, 4, 4, 4, 4]);
         assert_eq!(patterns(6).len(), 3 + 2 + 3);
         // 10x10: edge, 3x3, 2x5, rows 2-5, diagonals 10..4; 12x12: rows 2-6, the same diagonals.
         assert_eq!(patterns(10).len(), 3 + 4 + 7);
