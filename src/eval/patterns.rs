@@ -153,8 +153,9 @@ pub fn patterns(n: usize) -> Vec<Pattern> {
             squares: (0..8).map(|c| (0, c)).chain([(1, 1), (1, 6)]).collect(),
             source: Source::Moves,
         });
-        // Who can play on the second row, with the corners beside it: which C- and X-squares
-        // each side could be made to take, and whether taking one gives a corner away.
+        // Who can play on the second row (its C- and X-squares among them) and on the corners
+        // beside it: a move onto an X- or C-square is worth what the corner's being open or
+        // closed makes it, which a sum of separate squares' weights cannot say.
         list.push(Pattern {
             name: "row 2 moves",
             group: Group::Mobility,
