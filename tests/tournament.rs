@@ -520,10 +520,12 @@ fn both_engine_forms_and_random_openings() {
 
 #[test]
 fn engines_keep_within_their_clocks_on_a_16x16_board() {
-    // 126 moves a side in 1 s: each move's cost outside the search (about 4 ms here) is half the
-    // clock. Both of othel's protocols used to lose games on time.
+    // 126 moves a side in 2 s: each move's cost outside the search (about 4 ms here) is a quarter
+    // of the clock. Both of othel's protocols used to lose games on time. (At 1 s, half the
+    // clock, a game ends with about 60 ms in hand, and a CI run beside other tests once stalled
+    // longer than that.)
     let engine = |name: &str, proto: &str| {
-        format!("name={name} cmd=\"{OTHEL} --threads 1\" proto={proto} tc=1+0")
+        format!("name={name} cmd=\"{OTHEL} --threads 1\" proto={proto} tc=2+0")
     };
     let out = run_match(&strings(&[
         "--engine",
