@@ -9,11 +9,11 @@ use super::endgame8_table;
 use super::moves::{
     Child, NO_MOVE, PASS, children, drop_mirror_twins, ordered_children, sort_children,
 };
-use super::tt::{DEPTH_END, DEPTH_SELECTIVE, Entry, TranspositionTable};
+use super::tt::{DEPTH_END, DEPTH_SELECTIVE, Entry, TranspositionTable, endgame_cost};
 use crate::eval::{DISC, Evaluate};
 use crate::rules::{Bits, Position};
 use rayon::prelude::*;
-use std::sync::atomic::{AtomicI32, AtomicUsize, Ordering::Relaxed};
+use std::sync::atomic::{AtomicI32, AtomicU64, AtomicUsize, Ordering::Relaxed};
 
 /// Above any score.
 pub const INFINITY: i32 = 1_000_000;
@@ -122,7 +122,7 @@ fn split_rest<P: Evaluate>(
     beta: i32,
     best: (i32, u16),
 ) -> (i32, u16) {
-    let scores = share_out(
+    let (scores, helpers_nodes) = share_out(
         w.shared,
         w.abort,
         kids.len(),
@@ -130,6 +130,7 @@ fn split_rest<P: Evaluate>(
         beta,
         |worker, i, a| Some(scout(worker, &kids[i].pos, kind, a, beta)),
     );
+    w.add_helpers_nodes(helpers_nodes);
     kids.iter()
         .zip(scores)
         .filter_map(|(kid, score)| Some((score?, kid.code)))
@@ -143,7 +144,7 @@ fn split_rest<P: Evaluate>(
 /// 1 thread). `search(worker, i, alpha)` scores sibling `i` against the shared alpha of the
 /// moment (starting at `alpha`), or declines it with `None`; a score of `beta` or more raises
 /// the split point's flag, so that the others give up. Each sibling's score, `None` for those
-/// declined or not searched to the end.
+/// declined or not searched to the end; and the nodes the siblings took, all threads together.
 pub(super) fn share_out(
     shared: &Shared,
     parent: Option<&Abort>,
@@ -151,28 +152,29 @@ pub(super) fn share_out(
     alpha: i32,
     beta: i32,
     search: impl Fn(&mut Worker, usize, i32) -> Option<i32> + Sync,
-) -> Vec<Option<i32>> {
+) -> (Vec<Option<i32>>, u64) {
     const UNSCORED: i32 = i32::MIN;
     let abort = Abort::new(parent);
     let shared_alpha = AtomicI32::new(alpha);
     let scores: Vec<AtomicI32> = (0..count).map(|_| AtomicI32::new(UNSCORED)).collect();
     let next = AtomicUsize::new(0);
+    let nodes = AtomicU64::new(0);
     let tasks = rayon::current_num_threads().min(count);
     (0..tasks).into_par_iter().for_each(|_| {
         let mut worker = Worker::new(shared, Some(&abort));
         loop {
             if abort.raised() || shared.stopped() {
-                return;
+                break;
             }
             let i = next.fetch_add(1, Relaxed);
             if i >= count {
-                return;
+                break;
             }
             let Some(score) = search(&mut worker, i, shared_alpha.load(Relaxed)) else {
                 continue;
             };
             if worker.should_stop() {
-                return;
+                break;
             }
             scores[i].store(score, Relaxed);
             shared_alpha.fetch_max(score, Relaxed);
@@ -180,11 +182,13 @@ pub(super) fn share_out(
                 abort.raise();
             }
         }
+        nodes.fetch_add(worker.counted(), Relaxed);
     });
-    scores
+    let scores = scores
         .into_iter()
         .map(|s| Some(s.into_inner()).filter(|&s| s != UNSCORED))
-        .collect()
+        .collect();
+    (scores, nodes.into_inner())
 }
 
 /// The midgame search: the score in centi-discs of `pos` searched `depth` plies deep, exact when
@@ -231,7 +235,7 @@ pub fn midgame<P: Evaluate>(w: &mut Worker, pos: &P, depth: i32, alpha: i32, bet
     let (score, best) = search_children(w, &kids, Kind::Midgame(depth), alpha, beta, split);
     if !w.should_stop() {
         let depth = depth.min(DEPTH_SELECTIVE as i32) as u8;
-        let entry = Entry::from_search(score, alpha, beta, depth, best, empties.min(255) as u8);
+        let entry = Entry::from_search(score, alpha, beta, depth, best, 0);
         w.shared.tt.store(key, entry);
     }
     score
@@ -338,6 +342,7 @@ pub fn endgame<P: Evaluate>(w: &mut Worker, pos: &P, alpha: i32, beta: i32) -> i
     if let Some(bound) = stability_cutoff(pos, empties, alpha) {
         return bound;
     }
+    let counted_before = w.counted();
     let key = pos.key();
     let level = w.shared.selectivity.load(Relaxed);
     let selective = level > 0 && empties >= MPC_MIN_EMPTIES;
@@ -409,7 +414,8 @@ pub fn endgame<P: Evaluate>(w: &mut Worker, pos: &P, alpha: i32, beta: i32) -> i
             DEPTH_END
         };
         let (score, alpha, beta) = (score * DISC, alpha * DISC, beta * DISC);
-        let entry = Entry::from_search(score, alpha, beta, depth, best, empties.min(255) as u8);
+        let cost = endgame_cost(w.counted() - counted_before);
+        let entry = Entry::from_search(score, alpha, beta, depth, best, cost);
         w.shared.tt.store(key, entry);
     }
     score

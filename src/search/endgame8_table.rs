@@ -11,7 +11,7 @@ use super::alphabeta::{
 use super::control::Worker;
 use super::endgame8::{self, Frame};
 use super::moves::NO_MOVE;
-use super::tt::{DEPTH_END, DEPTH_SELECTIVE, Entry};
+use super::tt::{DEPTH_END, DEPTH_SELECTIVE, Entry, endgame_cost};
 use crate::eval::DISC;
 use crate::rules::geometry::{Size8, neighbours};
 use crate::rules::kernel8;
@@ -100,6 +100,7 @@ fn solve_moves<E: Evaluator>(
     // chain to walk): the smaller ones' subtrees end in microseconds, and as they never give up,
     // what they return is always a true score.
     let checks_stop = count >= STOP_CHECK_FROM;
+    let counted_before = w.counted();
     if checks_stop && w.should_stop() {
         return 0;
     }
@@ -221,7 +222,8 @@ fn solve_moves<E: Evaluator>(
         DEPTH_END
     };
     let (in_centidiscs, alpha_in, beta) = (score * DISC, alpha_in * DISC, beta * DISC);
-    let entry = Entry::from_search(in_centidiscs, alpha_in, beta, depth, best.1, count as u8);
+    let cost = endgame_cost(w.counted() - counted_before);
+    let entry = Entry::from_search(in_centidiscs, alpha_in, beta, depth, best.1, cost);
     tt.store(key, entry);
     score
 }

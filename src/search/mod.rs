@@ -745,24 +745,25 @@ fn search_rest_in_parallel<P: Evaluate>(
     let rest = &roots[1..];
     // The highest bound proved above the shared alpha, and its move.
     let better = std::sync::Mutex::new(None::<(usize, i32)>);
-    let scores = alphabeta::share_out(shared, None, rest.len(), low.max(first), beta, |w, i, a| {
-        if twins[i + 1].is_some() {
-            return None;
-        }
-        let score = search(w, &rest[i].child, a, a + 1);
-        if score > a
-            && !w.should_stop()
-            && let Ok(mut proved) = better.lock()
-            && proved.is_none_or(|(_, bound)| bound <= a)
-        {
-            *proved = Some((i + 1, a + proved_step));
-        }
-        if score > a && score < high && !w.should_stop() {
-            Some(search(w, &rest[i].child, a, high))
-        } else {
-            Some(score)
-        }
-    });
+    let (scores, _) =
+        alphabeta::share_out(shared, None, rest.len(), low.max(first), beta, |w, i, a| {
+            if twins[i + 1].is_some() {
+                return None;
+            }
+            let score = search(w, &rest[i].child, a, a + 1);
+            if score > a
+                && !w.should_stop()
+                && let Ok(mut proved) = better.lock()
+                && proved.is_none_or(|(_, bound)| bound <= a)
+            {
+                *proved = Some((i + 1, a + proved_step));
+            }
+            if score > a && score < high && !w.should_stop() {
+                Some(search(w, &rest[i].child, a, high))
+            } else {
+                Some(score)
+            }
+        });
     if shared.stopped() {
         return Err(better.into_inner().ok().flatten());
     }

@@ -49,8 +49,9 @@ pub struct Entry {
     pub depth: u8,
     /// The best move found, encoded by the search (`u16::MAX` for none).
     pub best: u16,
-    /// The empty squares of the position (what a result to the end cost, for replacement).
-    pub empties: u8,
+    /// What an endgame result cost ([`endgame_cost`]), for replacement; 0 for a depth-limited one
+    /// (ranked by its depth).
+    pub cost: u8,
 }
 
 /// Scores are stored in 17 bits, far beyond any final score in centi-discs (361 squares).
@@ -59,20 +60,13 @@ const SCORE_MASK: u64 = (1 << SCORE_BITS) - 1;
 /// Move codes are stored in 9 bits: squares up to 508, and the three special codes on top.
 const BEST_BITS: u32 = 9;
 const BEST_SPECIAL: u16 = (1 << BEST_BITS) - 3;
-/// Generations in 6 bits, empties in 7 (saturated: they only rank entries for replacement).
+/// Generations in 6 bits, costs in 7 (saturated: they only rank entries for replacement).
 const GENERATION_MASK: u8 = 0x3f;
-const EMPTIES_MAX: u8 = 0x7f;
+const COST_MAX: u8 = 0x7f;
 
 impl Entry {
     /// The entry a search result makes: `score` found in the window (alpha, beta).
-    pub fn from_search(
-        score: i32,
-        alpha: i32,
-        beta: i32,
-        depth: u8,
-        best: u16,
-        empties: u8,
-    ) -> Entry {
+    pub fn from_search(score: i32, alpha: i32, beta: i32, depth: u8, best: u16, cost: u8) -> Entry {
         let (lower, upper) = match bound_of(score, alpha, beta) {
             Bound::Lower => (score, NO_UPPER),
             Bound::Upper => (NO_LOWER, score),
@@ -83,7 +77,7 @@ impl Entry {
             upper,
             depth,
             best,
-            empties,
+            cost,
         }
     }
 
@@ -126,10 +120,10 @@ impl Entry {
         }
     }
 
-    /// How much search the entry stands for: its depth, or its empties when solved to the end.
+    /// How much search the entry stands for: its depth, or its cost when an endgame result.
     fn work(&self) -> i32 {
         if self.is_endgame() {
-            self.empties as i32
+            self.cost as i32
         } else {
             self.depth as i32
         }
@@ -149,7 +143,7 @@ impl Entry {
             | (self.depth as u64) << 34
             | (best as u64) << 42
             | ((generation & GENERATION_MASK) as u64) << 51
-            | (self.empties.min(EMPTIES_MAX) as u64) << 57
+            | (self.cost.min(COST_MAX) as u64) << 57
     }
 
     fn unpack(data: u64) -> Option<(Entry, u8)> {
@@ -170,10 +164,22 @@ impl Entry {
             } else {
                 best
             },
-            empties: (data >> 57) as u8,
+            cost: (data >> 57) as u8,
         };
         Some((entry, ((data >> 51) as u8) & GENERATION_MASK))
     }
+}
+
+/// What an endgame result cost, as the table ranks it for replacement: half the bit length of the
+/// number of nodes its search took (a unit is a factor of four in nodes). Edax's idea, a hash
+/// entry keeping its search's cost. Ranked by empty squares instead, an entry of 24 empties whose
+/// search ended at once (its first move cut off, settled by the table) outranked one of 20 that
+/// took a million nodes. FFO #53 and #54 on 1 thread with 64 MB: 5.66 G nodes ranked by
+/// empties, 5.19 G by this (5.36 G by the whole bit length, 5.24 G by a quarter or three
+/// quarters of it, 5.39 G by its mean with the empties). The nodes of a split subtree are those
+/// of all the threads.
+pub fn endgame_cost(nodes: u64) -> u8 {
+    ((64 - nodes.leading_zeros()) / 2).clamp(1, u32::from(COST_MAX)) as u8
 }
 
 /// The bound a score makes in the window (alpha, beta).
@@ -196,7 +202,9 @@ struct Slot {
 const BUCKET: usize = 4;
 
 /// A store gives way when every entry of its bucket stands for more than this much more work
-/// (empty squares solved, or plies searched; 8 less per search since it was stored). Replacing
+/// (units of [`endgame_cost`], or plies searched; 8 less per search since it was stored; these
+/// figures are from when endgame results were ranked by their empty squares, on about the same
+/// scale: margins of 2 and 4 with the costs change FFO #53 and #54 by 0.1%). Replacing
 /// them anyway cost dearly in long endgame solves, where the entries of 8 to 12 empty squares,
 /// stored by the hundred million, flushed out those of 14 to 20 that took thousands of times
 /// longer to find: FFO #54 on 1 thread with 64 MB took 5.04 G nodes, against 2.66 G dropping the
@@ -401,8 +409,8 @@ mod tests {
     use super::*;
 
     /// An entry of `score` in the window (alpha, beta).
-    fn result(score: i32, alpha: i32, beta: i32, depth: u8, empties: u8) -> Entry {
-        Entry::from_search(score, alpha, beta, depth, u16::MAX, empties)
+    fn result(score: i32, alpha: i32, beta: i32, depth: u8, cost: u8) -> Entry {
+        Entry::from_search(score, alpha, beta, depth, u16::MAX, cost)
     }
 
     #[test]
@@ -459,7 +467,7 @@ mod tests {
             upper: 2800,
             depth: 12,
             best: 37,
-            empties: 20,
+            cost: 20,
         };
         tt.store(0xdead_beef, entry);
         assert_eq!(tt.probe(0xdead_beef), Some(entry));
@@ -479,13 +487,13 @@ mod tests {
             (0, 0),
         ] {
             for best in [0, 360, u16::MAX, u16::MAX - 1, u16::MAX - 2] {
-                for (depth, empties) in [(1, 0), (DEPTH_SELECTIVE, 127), (DEPTH_END, 60)] {
+                for (depth, cost) in [(1, 0), (DEPTH_SELECTIVE, 127), (DEPTH_END, 60)] {
                     let entry = Entry {
                         lower,
                         upper,
                         depth,
                         best,
-                        empties,
+                        cost,
                     };
                     tt.store(42, entry);
                     tt.store(43, entry);
@@ -494,13 +502,24 @@ mod tests {
                 }
             }
         }
-        // More empty squares than 7 bits hold are kept as 127: they only rank entries.
-        let many = Entry {
-            empties: 200,
+        // A cost beyond what 7 bits hold is kept as 127: it only ranks entries.
+        let costly = Entry {
+            cost: 200,
             ..result(0, -1, 1, DEPTH_END, 0)
         };
-        tt.store(7, many);
-        assert_eq!(tt.probe(7).map(|e| e.empties), Some(127));
+        tt.store(7, costly);
+        assert_eq!(tt.probe(7).map(|e| e.cost), Some(127));
+    }
+
+    #[test]
+    fn an_endgame_cost_is_half_the_bit_length_of_its_nodes() {
+        assert_eq!(endgame_cost(0), 1);
+        assert_eq!(endgame_cost(3), 1);
+        assert_eq!(endgame_cost(4), 1);
+        assert_eq!(endgame_cost(8), 2);
+        assert_eq!(endgame_cost(1_000_000), 10);
+        assert_eq!(endgame_cost(4_000_000), 11);
+        assert_eq!(endgame_cost(u64::MAX), 32);
     }
 
     #[test]
@@ -597,15 +616,15 @@ mod tests {
         let tt = TranspositionTable::new(1).expect("a small table");
         // Keys this close share their high bits, hence their bucket.
         let stride = 1u64;
-        let solved = |empties: u8| result(0, -1, 1, DEPTH_END, empties);
+        let solved = |cost: u8| result(0, -1, 1, DEPTH_END, cost);
         for i in 0..4u64 {
             tt.store(3 + i * stride, solved(20 + i as u8));
         }
         tt.store(3 + 4 * stride, solved(16));
-        assert_eq!(tt.probe(3 + 4 * stride), None, "20 empties and more kept");
+        assert_eq!(tt.probe(3 + 4 * stride), None, "costs of 20 and more kept");
         assert!(tt.probe(3).is_some());
         tt.store(3 + 5 * stride, solved(17));
-        assert_eq!(tt.probe(3 + 5 * stride).map(|e| e.empties), Some(17));
+        assert_eq!(tt.probe(3 + 5 * stride).map(|e| e.cost), Some(17));
         assert_eq!(
             tt.probe(3),
             None,
