@@ -109,11 +109,11 @@ pub struct Worker<'s, 'a> {
     pub abort: Option<&'s Abort<'s>>,
     /// Nodes counted and not yet flushed.
     unflushed: u64,
-    /// Nodes this worker has flushed, and those its split points' helpers took (with
-    /// `unflushed`, every node it has counted: the difference of two readings of
-    /// [`Worker::counted`] is the size of the subtree searched between them, what an endgame
-    /// result cost for the table's replacement).
-    flushed: u64,
+    /// Nodes counted before the unflushed ones: those this worker flushed, and those its split
+    /// points' helpers took (with `unflushed`, every node it has counted: the difference of two
+    /// readings of [`Worker::counted`] is the size of the subtree searched between them, what an
+    /// endgame result cost for the table's replacement).
+    earlier_nodes: u64,
     /// Nodes between flushes.
     flush_every: u64,
     /// Steps of work counted by [`Worker::tick`] since the clock was last looked at.
@@ -129,7 +129,7 @@ impl<'s, 'a> Worker<'s, 'a> {
             shared,
             abort,
             unflushed: 0,
-            flushed: 0,
+            earlier_nodes: 0,
             flush_every: shared.flush_every.load(Relaxed).clamp(1, FLUSH_EVERY),
             ticks: 0,
             last_check: shared.deadline.map(|_| Instant::now()),
@@ -157,13 +157,13 @@ impl<'s, 'a> Worker<'s, 'a> {
     /// Nodes that other threads took (and counted) for a subtree of this worker's, the siblings
     /// of a split point: part of that subtree's size as [`Worker::counted`] tells it.
     pub fn add_helpers_nodes(&mut self, nodes: u64) {
-        self.flushed += nodes;
+        self.earlier_nodes += nodes;
     }
 
     /// Every node this worker has counted so far.
     #[inline(always)]
     pub fn counted(&self) -> u64 {
-        self.flushed + self.unflushed
+        self.earlier_nodes + self.unflushed
     }
 
     /// A step of work inside a node that is not a node (making a child, on boards where that is
@@ -184,7 +184,7 @@ impl<'s, 'a> Worker<'s, 'a> {
     /// Adds the local count to the shared one and checks the node and time limits.
     pub fn flush(&mut self) {
         let total = self.shared.nodes.fetch_add(self.unflushed, Relaxed) + self.unflushed;
-        self.flushed += self.unflushed;
+        self.earlier_nodes += self.unflushed;
         self.unflushed = 0;
         if total >= self.shared.node_limit {
             self.shared.limit_reached(StopReason::Nodes);
