@@ -205,6 +205,11 @@ pub fn midgame<P: Evaluate>(w: &mut Worker, pos: &P, depth: i32, alpha: i32, bet
     if depth <= 0 {
         return pos.evaluate();
     }
+    // Nodes one ply above the leaves go through the table and the ordering like the others. A
+    // dedicated last ply (each child evaluated in move order, no table, no list: Egaroucid's
+    // idea) took 54% more nodes and more time to depth 13 on 64 midgame positions (4.97 M
+    // nodes in 1.21-1.44 s against 7.64 M in 1.40-1.57 s), and 23% more with the children
+    // still ordered (1.59-1.66 s): the table's move and cut-offs pay for its probe there.
     let key = pos.key();
     let mut hash_move = NO_MOVE;
     if let Some(entry) = w.shared.tt.probe(key) {
