@@ -516,6 +516,10 @@ fn sort_depth(empties: u32) -> i32 {
 /// A child with an endgame entry from an earlier pass keyed by its bounds (their middle, or the
 /// one it has) instead of a shallow search: 1% more nodes on FFO #40–#49 and the same time; by
 /// entries with both bounds only: no change.
+/// The sorts' own nodes are few: 3.4% of FFO #40–#49's (17.4 M of 515.0 M, 1 thread; 6.8 M of
+/// them at nodes of 13 empty squares), while 97% of the nodes lie below nodes of 13. Skipping
+/// the sort at null-window nodes that an earlier pass's entry says will fail low (where the
+/// children's order cannot change the work, if the entry is right) took 0.7% more nodes.
 fn sort_by_shallow_search<P: Evaluate>(
     w: &mut Worker,
     kids: &mut [Child<P>],
