@@ -515,6 +515,11 @@ const SELECTIVE_PASSES_EMPTIES: u32 = 18;
 /// FFO #40–#49 took 1% fewer nodes (582.5 M → 576.4 M), but #50–#57 7.8% more (16.49 G →
 /// 17.78 G; #54 3.24 G → 3.80 G, #55 8.77 G → 9.31 G): the exact pass gains less from it than the
 /// pass costs.
+/// Only the 95% and 98% passes (levels 2, 4, then exact; forty-first session, 1 thread, 64 MB,
+/// side by side): FFO #40–#59 in 16.24 G nodes against 16.41 G, −1%, within the scatter of
+/// positions (#42 and #46 16–17% more, #53 and #57 14% fewer). On #55 the four passes take 9.4%
+/// of the nodes (0.68 G of 7.21 G) and the exact one the rest, so no schedule of passes can take
+/// much from the total.
 const SELECTIVE_PASSES: [u8; 5] = [1, 2, 3, 4, 0];
 
 /// On 6×6 the passes of levels 3 and 4 cost more than they save: they often end on a wrong score
