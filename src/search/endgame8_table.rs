@@ -294,7 +294,8 @@ fn probcut<E: Evaluator>(
 /// took 0.8% fewer nodes on FFO #40–#49 and no less time; counting 12, 0.2% more nodes.
 /// A move to an X-square whose corner is empty (Egaroucid weighs every square by its kind in its
 /// endgame ordering) counting 10, 20 or 40 against: 1.0%, 0.8% and 0.0% fewer nodes on FFO
-/// #40–#49; counting 1 or 2 in the fastest-first key below (`endgame8`) as well, 1.1%: not kept.
+/// #40–#49; with 10 or 15 here and 1 in the fastest-first key below (`endgame8`, where a reply
+/// counts 2), 1.1–1.2%: not kept.
 #[inline(always)]
 fn order_key(no: u64, replies: u64, sq: u32, empties: u64, isolated: u64, frame: &Frame) -> i32 {
     let left = empties & !(1u64 << sq);
