@@ -217,10 +217,10 @@ pub fn midgame<P: Evaluate>(w: &mut Worker, pos: &P, depth: i32, alpha: i32, bet
     // 7.99 M from 3, 8.00 M from 4: 1% fewer nodes for a probe of every child's bucket, not
     // worth it. Late move reductions (null-window nodes of 3 plies or more searching their
     // fourth and later children one ply shallower, again in full when one beats alpha): 7.70 M
-    // nodes, −4%; from the fifth child 8.26 M, and so at 4 plies or more 9.36 M. The first
-    // against none at 40 ms a move (XOT openings, seed 28, one thread each, SPRT (0, 20)): H0
-    // after 756 games, 303–131–322, −8.7 Elo [−31.2, +13.8]. ProbCut and the table leave them
-    // little to save, for a search that is less sure.
+    // nodes, −4%; from the fifth child 8.26 M; from the fifth child at 4 plies or more
+    // 9.36 M. The first against none at 40 ms a move (XOT openings, seed 28, one thread each,
+    // SPRT (0, 20)): H0 after 756 games, 303–131–322, −8.7 Elo [−31.2, +13.8]. ProbCut and the
+    // table leave them little to save, for a search that is less sure.
     let key = pos.key();
     let mut hash_move = NO_MOVE;
     if let Some(entry) = w.shared.tt.probe(key) {
