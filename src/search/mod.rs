@@ -329,15 +329,13 @@ impl Searcher {
         // Best-looking moves first for the first iteration.
         roots.sort_by_key(|r| -r.child.order_key());
 
-        // The last midgame iteration before the search goes on to the end of the game (it goes
-        // there anyway once its depth reaches the end): soon when asked to solve; after
-        // TIMED_SOLVE_DEPTH when bounded by time alone, on the board that rule was measured on,
-        // near the end.
         let timed = budget.is_some() && limits.depth.is_none() && limits.nodes.is_none();
-        // Asked to solve, the midgame iterations go to depth min(empties, 12) / 2 + 2 and fill
-        // the table for the exact search: FFO #40–#49 on one thread took 515.0 M nodes so,
-        // against 522.6 M with a cap of 8 instead of 12, 525.6 M with 14 and 538.7 M with 20
-        // (forty-fifth session).
+        // The last midgame iteration before the search goes on to the end of the game (it goes
+        // there anyway once its depth reaches the end). When asked to solve, depth
+        // min(empties, 12) / 2 + 2, which fills the table for the exact search: FFO #40–#49 on
+        // one thread took 515.0 M nodes so, against 522.6 M with a cap of 8 instead of 12,
+        // 525.6 M with 14 and 538.7 M with 20 (forty-fifth session). After TIMED_SOLVE_DEPTH
+        // when bounded by time alone, on the board that rule was measured on, near the end.
         let solve_after = if want_exact {
             Some(empties.min(12) / 2 + 2)
         } else if timed && size == 8 && empties <= TIMED_SOLVE_EMPTIES {
