@@ -51,11 +51,13 @@ fn corner_squares<G: Geometry>() -> CornerSquares<G::Bits> {
 /// empties, 165 at 44–52). Those figures scaled by the empties (3.2 times fewer nodes at depth 12
 /// after 10 plies) played even with this table at 40 ms a move: +0.2 Elo [−16.3, +16.7] over
 /// 1,465 games (XOT openings, one thread each, ninth session); the table stays.
-/// With the weights of the forty-fifth session the same script gave 258, 226, 219, 282, 271, 251,
-/// 228, 283, 265, 259: those in place of the table took 28% fewer nodes to depth 14 and played
-/// even at 40 ms a move, +5.5 Elo [−5.1, +16.1] over 3,406 games (H0 of an SPRT;
-/// weights/README.md).
-const PROBCUT_SIGMA_8X8: [i32; 13] = [0, 0, 0, 373, 328, 255, 332, 290, 258, 232, 315, 263, 301];
+/// With the weights of the thirty-fifth session (`builtin-bd4b803f`) the same script gave 258,
+/// 226, 219, 282, 271, 251, 228, 283, 265, 259 (the table now): in place of the earlier one
+/// (373, 328, 255, 332, 290, 258, 232, 315, 263, 301) they took 28% fewer nodes to depth 14 and
+/// played +5.5 Elo [−5.1, +16.1] over 3,406 games at 40 ms a move (H0 of an SPRT (0, 20), the
+/// forty-sixth session); shipped in the forty-seventh with a refit on twice the data, the two
+/// together +16.5 Elo [+3.5, +29.4] against both earlier (H1 after 2,345 games; weights/README.md).
+const PROBCUT_SIGMA_8X8: [i32; 13] = [0, 0, 0, 258, 226, 219, 282, 271, 251, 228, 283, 265, 259];
 
 /// The spread of midgame ProbCut on a board larger than 8×8, as a plane in the depth and the empty
 /// squares: σ = `base` + `per_depth` · depth + `per_empty` · empties centi-discs, at least
