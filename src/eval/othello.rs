@@ -41,8 +41,8 @@ fn corner_squares<G: Geometry>() -> CornerSquares<G::Bits> {
 }
 
 /// The standard deviation, in centi-discs, of (deep − shallow search) for each depth and its
-/// ProbCut shallow depth, on the trained 8×8 evaluation (measured on 86 self-play positions of 20
-/// to 50 empties, depths 1 to 12; deeper ones are extrapolated).
+/// ProbCut shallow depth, on the trained 8×8 evaluation (depths 3 to 12; deeper ones 300 plus 15
+/// a ply beyond 12). The first table was measured on 86 self-play positions of 20 to 50 empties.
 ///
 /// Measured again with the weights of the seventh session (`scripts/probcut-sigma.py
 /// data/othello-8/d10-s20/games-055000.games --positions 800`, 798 positions of 14–52 empties):
