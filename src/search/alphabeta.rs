@@ -519,9 +519,11 @@ fn sort_depth(empties: u32) -> i32 {
 /// Orders the children of a deep endgame node by a shallow midgame search of each (to
 /// [`sort_depth`]), with the cheap fastest-first key still weighing in (as in Edax and Egaroucid,
 /// which sort by shallow searches and mobility together). The key
-/// counts twenty times its value, a reply 3.2 discs: on FFO #40–#49, 2% fewer nodes than ten
-/// times (and ten times took 22% fewer than the cheap key alone on FFO #40–#44); thirty times
-/// took 3% more.
+/// counts fifteen times its value, a reply 2.4 discs: on FFO #40–#59 (1 thread, 1 GB table),
+/// 14.69 G nodes against 14.85 G with twenty times and 14.84 G with twelve (forty-ninth
+/// session, weights `builtin-5a83177a`); ten times took 2% more nodes than twenty on FFO
+/// #40–#49, and twenty-five 4% more (ten times took 22% fewer than the cheap key alone on FFO
+/// #40–#44).
 /// The shallow searches have the whole window: within the node's window widened by 8 or 16
 /// discs they took as long (within 1% on FFO #40–#49 and #53, 1 thread, side by side).
 /// A child with an endgame entry from an earlier pass keyed by its bounds (their middle, or the
@@ -541,7 +543,7 @@ fn sort_by_shallow_search<P: Evaluate>(
     for kid in kids.iter_mut() {
         if kid.code != hash_move {
             let score = -midgame(w, &kid.pos, depth, -INFINITY, INFINITY);
-            kid.key = score + 20 * kid.key;
+            kid.key = score + 15 * kid.key;
         }
     }
     sort_children(kids);
