@@ -609,7 +609,7 @@ fn a_summary_of_split_game_files_equals_the_live_one() {
         let line = time(name);
         assert!(line.contains(&format!(" over {timed} moves, ")), "{line}");
     }
-    // The ratio has the second engine's time below the line: printed when that time is not
+    // The ratio divides by the second engine's time, so it is printed only when that time is not
     // zero. At depth 1 on an idle machine every move can take under half a millisecond, which
     // the records keep as 0.000.
     let shallow_seconds: f64 = records(&games)
@@ -623,7 +623,6 @@ fn a_summary_of_split_game_files_equals_the_live_one() {
                 .iter()
                 .filter(move |m| (m.color == Color::White) == white)
                 .filter_map(|m| m.seconds)
-                .collect::<Vec<_>>()
         })
         .sum();
     assert_eq!(
