@@ -593,38 +593,30 @@ fn a_summary_of_split_game_files_equals_the_live_one() {
             .map(str::to_string);
         line.unwrap_or_else(|| panic!("no time line for {name}: {}", stdout(&live)))
     };
-    // Each engine's timed moves are its moves in the records.
-    for name in ["deep", "shallow"] {
-        let timed: usize = records(&games)
+    // Each engine's recorded move times, read from the records once.
+    let played = records(&games);
+    let move_times = |name: &str| -> Vec<f64> {
+        played
             .iter()
-            .map(|r| {
+            .flat_map(|r| {
                 let side = |key: &str| r.properties.iter().any(|(k, v)| k == key && v == name);
                 r.moves
                     .iter()
-                    .filter(|m| m.seconds.is_some())
-                    .filter(|m| side(if m.color == Color::Black { "PB" } else { "PW" }))
-                    .count()
+                    .filter(move |m| side(if m.color == Color::Black { "PB" } else { "PW" }))
+                    .filter_map(|m| m.seconds)
             })
-            .sum();
+            .collect()
+    };
+    // Each engine's timed moves are its moves in the records.
+    for name in ["deep", "shallow"] {
+        let timed = move_times(name).len();
         let line = time(name);
         assert!(line.contains(&format!(" over {timed} moves, ")), "{line}");
     }
     // The ratio divides by the second engine's time, so it is printed only when that time is not
     // zero. At depth 1 on an idle machine every move can take under half a millisecond, which
     // the records keep as 0.000.
-    let shallow_seconds: f64 = records(&games)
-        .iter()
-        .flat_map(|r| {
-            let white = r
-                .properties
-                .iter()
-                .any(|(k, v)| k == "PW" && v == "shallow");
-            r.moves
-                .iter()
-                .filter(move |m| (m.color == Color::White) == white)
-                .filter_map(|m| m.seconds)
-        })
-        .sum();
+    let shallow_seconds: f64 = move_times("shallow").iter().sum();
     assert_eq!(
         stdout(&live).contains("time ratio deep / shallow: "),
         shallow_seconds > 0.0,
