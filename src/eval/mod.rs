@@ -3,6 +3,7 @@
 //! evaluation (on the larger boards and Lehto's as a correction of the hand-weighted baseline);
 //! the others use the baseline alone.
 
+mod lanes;
 mod lehto;
 pub mod model;
 mod othello;
