@@ -1,6 +1,6 @@
 //! The patterns of the trained evaluation: groups of squares (in Othello an edge with its two
 //! X-squares, a 3×3 and a 2×5 corner block, the inner rows, the diagonals, and on 8×8 a corner
-//! triangle and an edge block; in Lehto on 9×9 whole lines and 3×3 windows) whose every
+//! triangle, an edge block, a diagonal band and a narrow triangle; in Lehto on 9×9 whole lines and 3×3 windows) whose every
 //! combination of discs carries a learned weight (the idea of Buro's Logistello, followed by Edax
 //! and Egaroucid). Each pattern is written once, for the top-left corner or the top edge, and
 //! placed on the board under the 8 symmetries of the square; the images that cover the same
@@ -161,6 +161,38 @@ pub fn patterns(n: usize) -> Vec<Pattern> {
             group: Group::Mobility,
             squares: (0..8).map(|c| (1, c)).chain([(0, 0), (0, 7)]).collect(),
             source: Source::Moves,
+        });
+        // Two of Egaroucid's patterns, written for this list: the corner's diagonal to the fourth
+        // square with the two lines beside it, and the corner with five squares of each edge and
+        // its X-square. With the evaluation in AVX-512 lanes they pay for their time (+18 Elo at
+        // 40 ms a move, weights/README.md, fifty-third session); summed by the scalar loop they
+        // did not (−1.3 Elo, fifty-second).
+        list.push(Pattern {
+            name: "diagonal band",
+            group: Group::Diagonals,
+            squares: vec![
+                (0, 0),
+                (1, 1),
+                (2, 2),
+                (3, 3),
+                (0, 1),
+                (1, 2),
+                (2, 3),
+                (1, 0),
+                (2, 1),
+                (3, 2),
+            ],
+            source: Source::Discs,
+        });
+        list.push(Pattern {
+            name: "narrow triangle",
+            group: Group::Corners,
+            squares: (0..5)
+                .map(|c| (0, c))
+                .chain((1..5).map(|r| (r, 0)))
+                .chain([(1, 1)])
+                .collect(),
+            source: Source::Discs,
         });
     }
     list
@@ -345,8 +377,12 @@ mod tests {
                     .count()
             })
             .collect();
-        // edge, 3x3, 2x5, rows 2-4, diagonals 8..4, triangle, edge block, edge moves, row 2 moves
-        assert_eq!(counts, vec![4, 4, 8, 4, 4, 4, 2, 4, 4, 4, 4, 4, 4, 4, 4]);
+        // edge, 3x3, 2x5, rows 2-4, diagonals 8..4, triangle, edge block, edge moves, row 2
+        // moves, diagonal band, narrow triangle
+        assert_eq!(
+            counts,
+            vec![4, 4, 8, 4, 4, 4, 2, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4]
+        );
         assert_eq!(patterns(6).len(), 3 + 2 + 3);
         // 10x10: edge, 3x3, 2x5, rows 2-5, diagonals 10..4; 12x12: rows 2-6, the same diagonals.
         assert_eq!(patterns(10).len(), 3 + 4 + 7);
