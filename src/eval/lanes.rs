@@ -12,15 +12,6 @@
 //! before its diagonal bands and narrow triangles, against 64 ns in lanes (81 ns for the 70 now).
 //! The idea of computing pattern indices in SIMD lanes is Egaroucid's; the layout here is othel's.
 
-/// Whether this build sums the patterns in lanes (see [`Lanes::new`]).
-pub const AVAILABLE: bool = cfg!(all(
-    target_arch = "x86_64",
-    target_feature = "avx512f",
-    target_feature = "avx512bw",
-    target_feature = "avx512vbmi",
-    target_feature = "avx512vnni"
-));
-
 /// An instance as the lanes read it (only the AVX-512 build reads its fields).
 #[cfg_attr(
     not(all(
@@ -50,6 +41,9 @@ pub struct LaneInstance {
 mod avx512 {
     use super::LaneInstance;
     use std::arch::x86_64::*;
+
+    /// Whether this build sums the patterns in lanes (see [`Lanes::new`]).
+    pub const AVAILABLE: bool = true;
 
     /// Blocks of four digits: up to twelve squares an instance.
     const BLOCKS: usize = 3;
@@ -162,16 +156,6 @@ mod avx512 {
     }
 }
 
-#[cfg(all(
-    target_arch = "x86_64",
-    target_feature = "avx512f",
-    target_feature = "avx512bw",
-    target_feature = "avx512vbmi",
-    target_feature = "avx512vnni"
-))]
-pub use avx512::Lanes;
-
-/// Without AVX-512 there are no lanes: the evaluation keeps its scalar loop.
 #[cfg(not(all(
     target_arch = "x86_64",
     target_feature = "avx512f",
@@ -179,28 +163,31 @@ pub use avx512::Lanes;
     target_feature = "avx512vbmi",
     target_feature = "avx512vnni"
 )))]
-#[derive(Clone, Debug)]
-pub enum Lanes {}
+mod avx512 {
+    use super::LaneInstance;
 
-#[cfg(not(all(
-    target_arch = "x86_64",
-    target_feature = "avx512f",
-    target_feature = "avx512bw",
-    target_feature = "avx512vbmi",
-    target_feature = "avx512vnni"
-)))]
-impl Lanes {
-    /// None: this build has no AVX-512.
-    pub fn new(_instances: &[LaneInstance]) -> Option<Lanes> {
-        None
-    }
+    /// Whether this build sums the patterns in lanes: it has no AVX-512.
+    pub const AVAILABLE: bool = false;
 
-    /// Never called: there are no lanes to call it on.
-    ///
-    /// # Safety
-    /// As the AVX-512 build's.
-    #[inline(always)]
-    pub unsafe fn sum(&self, _w: &[i16], _discs: [u64; 2], _moves: [u64; 2]) -> i32 {
-        match *self {}
+    /// Without AVX-512 there are no lanes: the evaluation keeps its scalar loop.
+    #[derive(Clone, Debug)]
+    pub enum Lanes {}
+
+    impl Lanes {
+        /// None: this build has no AVX-512.
+        pub fn new(_instances: &[LaneInstance]) -> Option<Lanes> {
+            None
+        }
+
+        /// Never called: there are no lanes to call it on.
+        ///
+        /// # Safety
+        /// As the AVX-512 build's.
+        #[inline(always)]
+        pub unsafe fn sum(&self, _w: &[i16], _discs: [u64; 2], _moves: [u64; 2]) -> i32 {
+            match *self {}
+        }
     }
 }
+
+pub use avx512::{AVAILABLE, Lanes};
