@@ -511,7 +511,10 @@ const ENDGAME_SORT_EMPTIES: u32 = 12;
 /// Deeper still, (empties − 13) / 3, took 6.6% fewer nodes on FFO #40–#49 and 6.2% fewer on #54
 /// but 3% more time on both (1 thread, side by side); (empties − 14) / 2, 5.5% fewer nodes and 6%
 /// more time: the evaluations cost more than the nodes they save. Deeper only from 22 empties,
-/// (empties − 13) / 3 there: 0.3% more nodes on #40–#49 and 0.4% fewer on #53 + #54.
+/// (empties − 13) / 3 there: 0.3% more nodes on #40–#49 and 0.4% fewer on #53 + #54. With the
+/// evaluation in AVX-512 lanes (fifty-fourth session, FFO #40–#59, 1 thread, 1 GB, two runs side
+/// by side): (empties − 13) / 3 took 1.0% fewer nodes (15.17 G against 15.33 G) and 17% more
+/// time (604 s against 518 s).
 fn sort_depth(empties: u32) -> i32 {
     (empties as i32 - 14).max(0) / 4
 }
@@ -523,7 +526,8 @@ fn sort_depth(empties: u32) -> i32 {
 /// 14.69 G nodes against 14.85 G with twenty times and 14.84 G with twelve (forty-ninth
 /// session, weights `builtin-5a83177a`); ten times took 2% more nodes than twenty on FFO
 /// #40–#49, and twenty-five 4% more (ten times took 22% fewer than the cheap key alone on FFO
-/// #40–#44).
+/// #40–#44). Measured again with the weights `builtin-45f92870` (seventy patterns, fifty-fourth
+/// session, same setting): fifteen 15.33 G, twelve 15.45 G, twenty 15.41 G.
 /// The shallow searches have the whole window: within the node's window widened by 8 or 16
 /// discs they took as long (within 1% on FFO #40–#49 and #53, 1 thread, side by side).
 /// A child with an endgame entry from an earlier pass keyed by its bounds (their middle, or the
