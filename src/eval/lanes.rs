@@ -9,7 +9,9 @@
 //! into that instance's 32-bit lane, and three such blocks of four digits give indices of up to
 //! twelve squares; a gather reads the sixteen weights. The scalar loop spends two bit extractions
 //! and two table reads on each instance: about 92 ns a position for the 62 instances 8×8 had
-//! before its diagonal bands and narrow triangles, against 64 ns in lanes (81 ns for the 70 now).
+//! before its diagonal bands and narrow triangles, against 64 ns in lanes (about 83 ns for the 70
+//! of the fifty-third session; 99 ns for the 78 now, which fill five groups of sixteen but read
+//! 6.6 MB of tables where the 70 read 5.4).
 //! The idea of computing pattern indices in SIMD lanes is Egaroucid's; the layout here is othel's.
 
 /// An instance as the lanes read it (only the AVX-512 build reads its fields).

@@ -194,6 +194,46 @@ pub fn patterns(n: usize) -> Vec<Pattern> {
                 .collect(),
             source: Source::Discs,
         });
+        // Two of Egaroucid's later shapes, written for this list: the "fish" (a1 b1 a2 b2 c2 d2
+        // b3 c3 b4 d4) and the "kite" (a1 b1 a2 b2 c2 d2 e2 b3 b4 b5), a corner with its X-square
+        // and the squares that reach out from it along the second lines and the diagonal. Each is
+        // its own mirror image about the diagonal, so has four placements; their eight instances
+        // fill the fifth group of sixteen evaluation lanes (src/eval/lanes.rs), which the seventy
+        // before them left two-thirds empty.
+        list.push(Pattern {
+            name: "fish",
+            group: Group::Corners,
+            squares: vec![
+                (0, 0),
+                (0, 1),
+                (1, 0),
+                (1, 1),
+                (1, 2),
+                (1, 3),
+                (2, 1),
+                (2, 2),
+                (3, 1),
+                (3, 3),
+            ],
+            source: Source::Discs,
+        });
+        list.push(Pattern {
+            name: "kite",
+            group: Group::Corners,
+            squares: vec![
+                (0, 0),
+                (0, 1),
+                (1, 0),
+                (1, 1),
+                (1, 2),
+                (1, 3),
+                (1, 4),
+                (2, 1),
+                (3, 1),
+                (4, 1),
+            ],
+            source: Source::Discs,
+        });
     }
     list
 }
@@ -378,10 +418,10 @@ mod tests {
             })
             .collect();
         // edge, 3x3, 2x5, rows 2-4, diagonals 8..4, triangle, edge block, edge moves, row 2
-        // moves, diagonal band, narrow triangle
+        // moves, diagonal band, narrow triangle, fish, kite
         assert_eq!(
             counts,
-            vec![4, 4, 8, 4, 4, 4, 2, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4]
+            vec![4, 4, 8, 4, 4, 4, 2, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4]
         );
         assert_eq!(patterns(6).len(), 3 + 2 + 3);
         // 10x10: edge, 3x3, 2x5, rows 2-5, diagonals 10..4; 12x12: rows 2-6, the same diagonals.
