@@ -200,38 +200,25 @@ pub fn patterns(n: usize) -> Vec<Pattern> {
         // its own mirror image about the diagonal, so has four placements; their eight instances
         // fill the fifth group of sixteen evaluation lanes (src/eval/lanes.rs), which the seventy
         // before them left two-thirds empty.
+        // Both begin with the same six squares (the corner, its C- and X-squares, c2 and d2) in
+        // the same order, which is each digit's place in the index.
+        let wing = [(0, 0), (0, 1), (1, 0), (1, 1), (1, 2), (1, 3)];
         list.push(Pattern {
             name: "fish",
             group: Group::Corners,
-            squares: vec![
-                (0, 0),
-                (0, 1),
-                (1, 0),
-                (1, 1),
-                (1, 2),
-                (1, 3),
-                (2, 1),
-                (2, 2),
-                (3, 1),
-                (3, 3),
-            ],
+            squares: wing
+                .into_iter()
+                .chain([(2, 1), (2, 2), (3, 1), (3, 3)])
+                .collect(),
             source: Source::Discs,
         });
         list.push(Pattern {
             name: "kite",
             group: Group::Corners,
-            squares: vec![
-                (0, 0),
-                (0, 1),
-                (1, 0),
-                (1, 1),
-                (1, 2),
-                (1, 3),
-                (1, 4),
-                (2, 1),
-                (3, 1),
-                (4, 1),
-            ],
+            squares: wing
+                .into_iter()
+                .chain([(1, 4), (2, 1), (3, 1), (4, 1)])
+                .collect(),
             source: Source::Discs,
         });
     }
