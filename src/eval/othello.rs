@@ -57,6 +57,12 @@ fn corner_squares<G: Geometry>() -> CornerSquares<G::Bits> {
 /// played +5.5 Elo [−5.1, +16.1] over 3,406 games at 40 ms a move (H0 of an SPRT (0, 20), the
 /// forty-sixth session); shipped in the forty-seventh with a refit on twice the data, the two
 /// together +16.5 Elo [+3.5, +29.4] against both earlier (H1 after 2,345 games; weights/README.md).
+/// With the fish and kite weights (`builtin-1a10ebb6`, fifty-seventh session; the script above,
+/// 798 positions, and with `--depth 14 --positions 400 --seed 2`, 390 more): 248, 222, 214, 275,
+/// 268, 238, 228, 270, 258, 243 for depths 3–12, and 228 and 252 for depths 13 and 14, well below
+/// the 315 and 330 of the rule for deeper ones (a search reaches depth 16 in 40 ms from the
+/// tenth ply). That table, with 252 for every depth beyond it, against this one at 40 ms a move:
+/// +4.6 Elo [−7.1, +16.3] over 2,769 games (H0 of an SPRT (0, 20), seed 39); not shipped.
 const PROBCUT_SIGMA_8X8: [i32; 13] = [0, 0, 0, 258, 226, 219, 282, 271, 251, 228, 283, 265, 259];
 
 /// The spread of midgame ProbCut on a board larger than 8×8, as a plane in the depth and the empty
