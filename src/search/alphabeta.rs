@@ -459,8 +459,8 @@ pub const SELECTIVITY_PERCENT: [u8; 5] = [100, 73, 87, 95, 98];
 /// on 447 positions of the held-out games-055000): 6.8, 5.9 and 5.3, a few percent less; not
 /// changed, the node counts of the FFO positions not measured with them.
 /// With the fish and kite weights (`builtin-1a10ebb6`, fifty-seventh session, the same script
-/// on 1,188 positions): 6.08, 5.56 and 4.87, 12% below the 7.0, 6.3 and 5.5 used until then,
-/// which now gives way to them: FFO #40–#59 (1 thread, 1 GB) in 15.38 G nodes instead of 15.56 G;
+/// on 1,188 positions): 6.08, 5.56 and 4.87, 12% below the 7.0, 6.3 and 5.5 used until then
+/// and now in their place: FFO #40–#59 (1 thread, 1 GB) in 15.38 G nodes instead of 15.56 G;
 /// 0.9 and 0.8 times the old values took 15.32 G and 15.41 G.
 pub(super) const MPC_SIGMA: [f32; 3] = [6.08, 5.56, 4.87];
 
