@@ -229,7 +229,7 @@ pub fn patterns(n: usize) -> Vec<Pattern> {
 /// right edge (cutting off the top-right corner; its images cut off the others).
 /// On 8×8 the three longest with the squares beside their ends (the main diagonal with a C-square
 /// at each corner, four placements; the diagonal of 7 with the two corners; that of 6 with the two
-/// C-squares), refitted from these weights laid over them: −4.4 Elo [−24.1, +15.4] at 40 ms a
+/// C-squares), refitted from the shipped weights laid over them: −4.4 Elo [−24.1, +15.4] at 40 ms a
 /// move, SPRT H0 after 957 games (weights/README.md, fifty-eighth session).
 fn diagonals(n: usize, longest: usize) -> impl Iterator<Item = Pattern> {
     const NAMES: [&str; 7] = [
