@@ -749,3 +749,31 @@ fn game_records_shard_resume_and_replay_into_a_fit() {
         );
     }
 }
+
+/// data/README.md promises at most 150 MB of data in the repository. A chunk still being played
+/// is a plain `games-NNNNNN.games` file that is never committed, so it is left out of the sum.
+#[test]
+fn the_data_folder_stays_within_its_150_mb_budget() {
+    fn committed_bytes(dir: &std::path::Path) -> u64 {
+        let mut total = 0;
+        for entry in std::fs::read_dir(dir).expect("data/ is readable") {
+            let path = entry.expect("a data/ entry").path();
+            if path.is_dir() {
+                total += committed_bytes(&path);
+            } else if path.extension().is_none_or(|ext| ext != "games") {
+                total += std::fs::metadata(&path).expect("a data/ file").len();
+            }
+        }
+        total
+    }
+    let data = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("data");
+    let bytes = committed_bytes(&data);
+    assert!(
+        bytes > 100_000_000,
+        "data/ holds the self-play records ({bytes} bytes)"
+    );
+    assert!(
+        bytes <= 150_000_000,
+        "data/ holds {bytes} bytes, over its 150 MB budget"
+    );
+}
