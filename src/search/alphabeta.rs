@@ -7,7 +7,7 @@ use super::control::{Abort, Shared, Worker};
 use super::endgame8::{self, Frame};
 use super::endgame8_table;
 use super::moves::{
-    Child, NO_MOVE, PASS, children, drop_mirror_twins, ordered_children, sort_children,
+    Child, NO_MOVE, PASS, SWAP, children, drop_mirror_twins, maybe_mirror_twins, sort_children,
 };
 use super::tt::{DEPTH_END, DEPTH_SELECTIVE, Entry, TranspositionTable, endgame_cost};
 use crate::eval::{DISC, Evaluate};
@@ -107,6 +107,57 @@ fn search_children<P: Evaluate>(
         }
         if i == 0 && split && kids.len() > 2 {
             return split_rest(w, &kids[1..], kind, alpha, beta, best);
+        }
+    }
+    best
+}
+
+/// [`search_children`] for children in move order with their keys, each searched once it is the
+/// best-keyed of those left (a node cut off by one of its first children sorts no others);
+/// `searched`: the score and move of a child searched already, which the others must beat.
+fn search_unsorted_children<P: Evaluate>(
+    w: &mut Worker,
+    kids: &mut [Child<P>],
+    kind: Kind,
+    alpha: i32,
+    beta: i32,
+    split: bool,
+    searched: Option<(i32, u16)>,
+) -> (i32, u16) {
+    let mut best = searched.unwrap_or((-INFINITY, NO_MOVE));
+    let mut alpha = alpha.max(best.0);
+    let first = usize::from(searched.is_none());
+    for i in 0..kids.len() {
+        if split && i == first && kids.len() - i > 1 {
+            // The rest in parallel: in order, as a lone thread would take them.
+            kids[i..].sort_by_key(|c| std::cmp::Reverse(c.key));
+            return split_rest(w, &kids[i..], kind, alpha, beta, best);
+        }
+        // The first of the best-keyed left, so that ties keep their move order.
+        let mut pick = i;
+        for j in i + 1..kids.len() {
+            if kids[j].key > kids[pick].key {
+                pick = j;
+            }
+        }
+        kids[i..=pick].rotate_right(1);
+        let kid = &kids[i];
+        let score = if i == 0 && searched.is_none() {
+            -search_child(w, &kid.pos, kind, -beta, -alpha)
+        } else {
+            scout(w, &kid.pos, kind, alpha, beta)
+        };
+        if w.should_stop() {
+            return best;
+        }
+        if score > best.0 {
+            best = (score, kid.code);
+            if score > alpha {
+                alpha = score;
+                if alpha >= beta {
+                    return best;
+                }
+            }
         }
     }
     best
@@ -243,23 +294,72 @@ pub fn midgame<P: Evaluate>(w: &mut Worker, pos: &P, depth: i32, alpha: i32, bet
     {
         return score;
     }
-    let mut kids = ordered_children(pos, hash_move, || w.tick());
-    drop_mirror_twins(pos, &mut kids);
-    if kids.is_empty() {
-        return if pos.must_pass() {
-            -midgame(w, &pos.play_pass_unchecked(), depth, -beta, -alpha)
-        } else {
-            pos.final_score() * DISC
-        };
-    }
+    let kind = Kind::Midgame(depth);
     let split = w.shared.parallel && depth >= MIDGAME_SPLIT_DEPTH;
-    let (score, best) = search_children(w, &kids, Kind::Midgame(depth), alpha, beta, split);
+    // The table's move is searched before the other children are made: when it cuts off, as it
+    // mostly does where it exists, they are never made, keyed or sorted. Not near a symmetric
+    // start, whose mirror-image children are dropped first.
+    let mut searched = None;
+    if let Some(child) = legal_child(pos, hash_move)
+        && !maybe_mirror_twins(pos)
+    {
+        let score = -search_child(w, &child, kind, -beta, -alpha);
+        if w.should_stop() {
+            return score;
+        }
+        if score >= beta {
+            let entry = Entry::from_search(score, alpha, beta, table_depth(depth), hash_move, 0);
+            w.shared.tt.store(key, entry);
+            return score;
+        }
+        searched = Some((score, hash_move));
+    }
+    let mut kids = children(pos, hash_move, || w.tick());
+    if searched.is_some() {
+        kids.retain(|kid| kid.code != hash_move);
+    } else {
+        drop_mirror_twins(pos, &mut kids);
+        if kids.is_empty() {
+            return if pos.must_pass() {
+                -midgame(w, &pos.play_pass_unchecked(), depth, -beta, -alpha)
+            } else {
+                pos.final_score() * DISC
+            };
+        }
+    }
+    // The children will look themselves up in the table (those with a ply or more to go): ask
+    // for their buckets now, so that the cache misses overlap (`othel bench --depth 20`: 14%
+    // less time at the same nodes).
+    if depth >= 2 {
+        for kid in &kids {
+            w.shared.tt.prefetch(kid.pos.key());
+        }
+    }
+    let (score, best) = search_unsorted_children(w, &mut kids, kind, alpha, beta, split, searched);
     if !w.should_stop() {
-        let depth = depth.min(DEPTH_SELECTIVE as i32) as u8;
-        let entry = Entry::from_search(score, alpha, beta, depth, best, 0);
+        let entry = Entry::from_search(score, alpha, beta, table_depth(depth), best, 0);
         w.shared.tt.store(key, entry);
     }
     score
+}
+
+/// The depth a midgame entry is stored with.
+fn table_depth(depth: i32) -> u8 {
+    depth.min(DEPTH_SELECTIVE as i32) as u8
+}
+
+/// The child that the move `code` leads to, if it is legal in `pos` (a table's move may be any
+/// code, from another position with the same key).
+fn legal_child<P: Position>(pos: &P, code: u16) -> Option<P> {
+    match code {
+        NO_MOVE | PASS => None,
+        SWAP => pos.can_swap().then(|| pos.play_swap_unchecked()),
+        index => {
+            let index = index as usize;
+            (index < pos.size() * pos.size() && pos.placements().has(index))
+                .then(|| pos.play_index_unchecked(index))
+        }
+    }
 }
 
 /// Null-window midgame nodes with at least this many plies left try a probable cut-off.

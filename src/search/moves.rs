@@ -34,26 +34,15 @@ pub struct Child<P> {
     pub key: i32,
 }
 
-/// The children reached by placements and swap (not a pass), best-looking first; `first` (a hash
-/// move) leads when it is among them.
-pub fn ordered_children<P: Evaluate>(
-    pos: &P,
-    first: u16,
-    stop: impl FnMut() -> bool,
-) -> Vec<Child<P>> {
-    let mut out = children(pos, first, stop);
-    sort_children(&mut out);
-    out
-}
-
 /// Sorts children by their keys, highest first.
 pub fn sort_children<P>(kids: &mut [Child<P>]) {
     kids.sort_unstable_by_key(|c| std::cmp::Reverse(c.key));
 }
 
-/// [`ordered_children`] in move order, for a caller that sorts them itself: each with its key,
-/// `first`'s the highest. `stop` is asked after each child (see [`Worker::tick`]): once it says
-/// yes, the list is cut short (the search is ending and will not use it).
+/// The children reached by placements and swap (not a pass), in move order, each with its key
+/// (higher: searched first), `first`'s (a hash move) the highest. `stop` is asked after each child
+/// (see [`Worker::tick`]): once it says yes, the list is cut short (the search is ending and will
+/// not use it).
 ///
 /// [`Worker::tick`]: super::control::Worker::tick
 pub fn children<P: Evaluate>(pos: &P, first: u16, mut stop: impl FnMut() -> bool) -> Vec<Child<P>> {
@@ -90,13 +79,19 @@ pub fn children<P: Evaluate>(pos: &P, first: u16, mut stop: impl FnMut() -> bool
 /// of a game) look for children that are mirror images of each other.
 const MIRROR_PLIES_EMPTIES: u32 = 10;
 
+/// Whether some children of `pos` may be mirror images of each other (see
+/// [`drop_mirror_twins`]).
+pub fn maybe_mirror_twins<P: Position>(pos: &P) -> bool {
+    let squares = (pos.size() * pos.size()) as u32;
+    pos.empty_count() + MIRROR_PLIES_EMPTIES >= squares && is_mirror_image(pos, pos)
+}
+
 /// Drops the children that are mirror images of an earlier one (they have the same score), when
 /// the node is near the start and is itself symmetric (otherwise no two children are images of
 /// each other, but for coincidences not worth their cost). From the 6×6 start, the four first
 /// moves are one.
 pub fn drop_mirror_twins<P: Position>(pos: &P, kids: &mut Vec<Child<P>>) {
-    let squares = (pos.size() * pos.size()) as u32;
-    if pos.empty_count() + MIRROR_PLIES_EMPTIES < squares || !is_mirror_image(pos, pos) {
+    if !maybe_mirror_twins(pos) {
         return;
     }
     let mut kept: Vec<Child<P>> = Vec::with_capacity(kids.len());
