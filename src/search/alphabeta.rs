@@ -9,7 +9,9 @@ use super::endgame8_table;
 use super::moves::{
     Child, NO_MOVE, PASS, SWAP, children, drop_mirror_twins, maybe_mirror_twins, sort_children,
 };
-use super::tt::{DEPTH_END, DEPTH_SELECTIVE, Entry, TranspositionTable, endgame_cost};
+use super::tt::{
+    DEPTH_END, DEPTH_SELECTIVE, Entry, TranspositionTable, endgame_cost, endgame_depth,
+};
 use crate::eval::{DISC, Evaluate};
 use crate::rules::{Bits, Position};
 use rayon::prelude::*;
@@ -477,12 +479,7 @@ pub fn endgame<P: Evaluate>(w: &mut Worker, pos: &P, alpha: i32, beta: i32) -> i
         return score;
     }
     let store = |w: &mut Worker, score: i32, best: u16| {
-        // Below MPC_MIN_EMPTIES nothing was cut selectively: the score is exact.
-        let depth = if selective {
-            DEPTH_SELECTIVE + level
-        } else {
-            DEPTH_END
-        };
+        let depth = endgame_depth(selective, level);
         let (score, alpha, beta) = (score * DISC, alpha * DISC, beta * DISC);
         let cost = endgame_cost(w.counted() - counted_before);
         let entry = Entry::from_search(score, alpha, beta, depth, best, cost);
@@ -511,8 +508,6 @@ pub fn endgame<P: Evaluate>(w: &mut Worker, pos: &P, alpha: i32, beta: i32) -> i
         sort_by_shallow_search(w, &mut kids, hash_move, empties);
     } else if kids.len() > 2 {
         prefer_odd_quadrants(pos, &mut kids, hash_move);
-    } else {
-        sort_children(&mut kids);
     }
     if kids.is_empty() && searched.is_none() {
         return if pos.must_pass() {

@@ -11,7 +11,7 @@ use super::alphabeta::{
 use super::control::Worker;
 use super::endgame8::{self, Frame};
 use super::moves::NO_MOVE;
-use super::tt::{DEPTH_END, DEPTH_SELECTIVE, Entry, endgame_cost};
+use super::tt::{Entry, endgame_cost, endgame_depth};
 use crate::eval::DISC;
 use crate::rules::geometry::{Size8, neighbours};
 use crate::rules::kernel8;
@@ -215,12 +215,7 @@ fn solve_moves<E: Evaluator>(
         }
     }
     let score = best.0;
-    // Below MPC_MIN_EMPTIES nothing was cut selectively: the score is exact.
-    let depth = if selective {
-        DEPTH_SELECTIVE + level
-    } else {
-        DEPTH_END
-    };
+    let depth = endgame_depth(selective, level);
     let (in_centidiscs, alpha_in, beta) = (score * DISC, alpha_in * DISC, beta * DISC);
     let cost = endgame_cost(w.counted() - counted_before);
     let entry = Entry::from_search(in_centidiscs, alpha_in, beta, depth, best.1, cost);

@@ -170,6 +170,16 @@ impl Entry {
     }
 }
 
+/// The depth an endgame entry is stored with: a selective pass's level, or the end (below
+/// `MPC_MIN_EMPTIES` nothing is cut selectively, so `selective` is false and the score exact).
+pub fn endgame_depth(selective: bool, level: u8) -> u8 {
+    if selective {
+        DEPTH_SELECTIVE + level
+    } else {
+        DEPTH_END
+    }
+}
+
 /// What an endgame result cost, as the table ranks it for replacement: half the bit length of the
 /// number of nodes its search took (a unit is a factor of four in nodes). Edax's idea, a hash
 /// entry keeping its search's cost. Ranked by empty squares instead, an entry of 24 empties whose
