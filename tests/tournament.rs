@@ -373,6 +373,14 @@ fn sprt_stops_as_soon_as_it_decides() {
     let games = figure(&stdout(&out), "games");
     assert!(games < 100.0, "{}", stdout(&out));
     assert!(stdout(&out).contains(": H1 accepted"), "{}", stdout(&out));
+    // The line says when it decided: games still being played then are counted after it.
+    let decided: f64 = stdout(&out)
+        .split("H1 accepted after ")
+        .nth(1)
+        .and_then(|rest| rest.split(' ').next())
+        .and_then(|n| n.parse().ok())
+        .unwrap_or_else(|| panic!("no decision point: {}", stdout(&out)));
+    assert!(decided >= 1.0 && decided <= games, "{}", stdout(&out));
 }
 
 #[test]

@@ -221,6 +221,9 @@ pub struct Summary {
     pub games: usize,
     /// The test's log-likelihood ratio, bounds and decision, when one runs.
     pub sprt: Option<(f64, (f64, f64), SprtDecision)>,
+    /// When the test decided: the games finished then and the ratio it reached (the games still
+    /// being played when it stopped the match may pull the final ratio back under the bound).
+    pub sprt_decided: Option<(usize, f64)>,
     /// Per engine, the seconds its timed moves took and how many they were (the records' move
     /// times; openings' moves have none).
     pub thinking: BTreeMap<usize, Thinking>,
@@ -243,11 +246,15 @@ impl Summary {
     fn decide_sprt(&mut self, sprt: Option<Sprt>) -> bool {
         let earlier = self.sprt.map(|(_, _, d)| d);
         if let (Some(sprt), Some(tally)) = (sprt, self.pairs.get(&(0, 1))) {
+            let llr = sprt.llr(tally);
             let decision = match earlier {
                 Some(d) if d != SprtDecision::Continue => d,
                 _ => sprt.decide(tally),
             };
-            self.sprt = Some((sprt.llr(tally), sprt.bounds(), decision));
+            if decision != SprtDecision::Continue && self.sprt_decided.is_none() {
+                self.sprt_decided = Some((self.games, llr));
+            }
+            self.sprt = Some((llr, sprt.bounds(), decision));
         }
         self.sprt
             .is_some_and(|(_, _, d)| d != SprtDecision::Continue)
@@ -356,7 +363,7 @@ impl Summary {
         let sprt = match self.sprt {
             None => "null".to_string(),
             Some((llr, (low, high), decision)) => format!(
-                "{{\"llr\":{},\"lower\":{},\"upper\":{},\"decision\":{}}}",
+                "{{\"llr\":{},\"lower\":{},\"upper\":{},\"decision\":{},\"decided_after\":{},\"decided_llr\":{}}}",
                 number(llr),
                 number(low),
                 number(high),
@@ -364,7 +371,11 @@ impl Summary {
                     SprtDecision::H0 => "H0",
                     SprtDecision::H1 => "H1",
                     SprtDecision::Continue => "continue",
-                })
+                }),
+                self.sprt_decided
+                    .map_or("null".to_string(), |(games, _)| games.to_string()),
+                self.sprt_decided
+                    .map_or("null".to_string(), |(_, llr)| number(llr)),
             ),
         };
         let thinking: Vec<String> = self
@@ -449,24 +460,58 @@ impl fmt::Display for Summary {
                 SprtDecision::H0 => "H0 accepted",
                 SprtDecision::Continue => "undecided",
             };
-            writeln!(
+            write!(
                 f,
                 "sprt llr {llr:.3} bounds [{low:.3}, {high:.3}]: {verdict}"
             )?;
+            if let Some((games, at)) = self.sprt_decided {
+                write!(f, " after {games} games (llr {at:.3} then)")?;
+            }
+            writeln!(f)?;
         }
         Ok(())
     }
 }
 
 /// The games already in a GGF file: their numbers, and the summary they make.
-fn read_finished(path: &Path, names: &[String]) -> Result<(HashSet<usize>, Summary), String> {
+fn read_finished(
+    path: &Path,
+    names: &[String],
+    sprt: Option<Sprt>,
+) -> Result<(HashSet<usize>, Summary), String> {
     let mut done = HashSet::new();
     let mut summary = Summary {
         names: names.to_vec(),
         ..Summary::default()
     };
-    add_finished(path, &mut done, &mut summary, false)?;
+    let mut games = Vec::new();
+    add_finished(path, &mut done, &mut summary, &mut games, false)?;
+    replay(&mut summary, games, sprt);
     Ok((done, summary))
+}
+
+/// A finished game read back from a match's record.
+struct RecordedGame {
+    index: usize,
+    black: usize,
+    white: usize,
+    black_margin: i32,
+    loser: Option<Color>,
+    kind: Option<FaultKind>,
+    moves: Vec<GgfMove>,
+}
+
+/// Adds `games` to `summary` in the order of their numbers, the order they were scheduled in,
+/// running the test after each as the match did after each game it finished (a decision stands
+/// once reached, as there), so that a summary made again from the files, or a resumed match,
+/// decides where the match did (to within the games that finished out of order).
+fn replay(summary: &mut Summary, mut games: Vec<RecordedGame>, sprt: Option<Sprt>) {
+    games.sort_by_key(|g| g.index);
+    for g in games {
+        summary.add(g.black, g.white, g.black_margin, g.loser, g.kind);
+        summary.add_thinking(g.black, g.white, &g.moves);
+        summary.decide_sprt(sprt);
+    }
 }
 
 /// The summary of the games in `paths` (the GGF files of a match, or of its shards run
@@ -482,21 +527,21 @@ pub fn summarize(
         names: names.to_vec(),
         ..Summary::default()
     };
+    let mut games = Vec::new();
     for path in paths {
-        add_finished(path, &mut done, &mut summary, names.is_empty())?;
+        add_finished(path, &mut done, &mut summary, &mut games, names.is_empty())?;
     }
-    if let (Some(sprt), Some(tally)) = (sprt, summary.pairs.get(&(0, 1))) {
-        summary.sprt = Some((sprt.llr(tally), sprt.bounds(), sprt.decide(tally)));
-    }
+    replay(&mut summary, games, sprt);
     Ok(summary)
 }
 
-/// Adds the games of `path` not in `done` to `summary`; `new_names`: an engine not yet in the
-/// summary's names is added to them (else it is an error).
+/// Reads the games of `path` not in `done` into `games`, their engines by their indices in the
+/// summary's names; `new_names`: an engine not yet in them is added (else it is an error).
 fn add_finished(
     path: &Path,
     done: &mut HashSet<usize>,
     summary: &mut Summary,
+    games: &mut Vec<RecordedGame>,
     new_names: bool,
 ) -> Result<(), String> {
     let text = std::fs::read_to_string(path)
@@ -551,8 +596,15 @@ fn add_finished(
             }
         });
         if done.insert(index) {
-            summary.add(black, white, margin.round() as i32, loser, kind);
-            summary.add_thinking(black, white, &record.moves);
+            games.push(RecordedGame {
+                index,
+                black,
+                white,
+                black_margin: margin.round() as i32,
+                loser,
+                kind,
+                moves: record.moves,
+            });
         }
     }
     Ok(())
@@ -579,7 +631,7 @@ pub fn run(config: &MatchConfig) -> Result<Summary, String> {
     }
     let schedule = Schedule::new(config);
     let (done, mut summary) = match &config.out {
-        Some(path) if config.resume && path.exists() => read_finished(path, &names)?,
+        Some(path) if config.resume && path.exists() => read_finished(path, &names, config.sprt)?,
         Some(path) if !config.resume && path.metadata().is_ok_and(|m| m.len() > 0) => {
             return Err(format!(
                 "{} already holds games: --resume to go on with them, or choose another file",
@@ -778,6 +830,7 @@ mod tests {
         }
         let (llr, _, decision) = summary.sprt.expect("a test");
         assert_eq!(decision, SprtDecision::H1);
+        assert_eq!(summary.sprt_decided, Some((played, llr)));
         // Losses that finish after the stop are counted, and the verdict stays.
         for _ in 0..5 {
             summary.add(0, 1, -10, None, None);
@@ -795,5 +848,19 @@ mod tests {
             Some((sprt.llr(&tally), sprt.bounds(), SprtDecision::H1))
         );
         assert_eq!(summary.games, played + 5);
+        assert_eq!(summary.sprt_decided, Some((played, llr)), "when it decided");
+        assert!(
+            summary.to_string().contains(&format!(
+                "H1 accepted after {played} games (llr {llr:.3} then)"
+            )),
+            "{summary}"
+        );
+        assert!(
+            summary
+                .to_json()
+                .contains(&format!("\"decided_after\":{played},")),
+            "{}",
+            summary.to_json()
+        );
     }
 }
