@@ -618,7 +618,10 @@ fn sort_depth(empties: u32) -> i32 {
 /// session, weights `builtin-5a83177a`); ten times took 2% more nodes than twenty on FFO
 /// #40–#49, and twenty-five 4% more (ten times took 22% fewer than the cheap key alone on FFO
 /// #40–#44). Measured again with the weights `builtin-45f92870` (seventy patterns, fifty-fourth
-/// session, same setting): fifteen 15.33 G, twelve 15.45 G, twenty 15.41 G.
+/// session, same setting): fifteen 15.33 G, twelve 15.45 G, twenty 15.41 G. A weight of its own
+/// where the sort searches a ply or more (from 18 empties; sixty-third session, 1 thread, 1 GB):
+/// 4 took 1.5% fewer nodes on FFO #40–#49 (501.7 M against 509.3 M) but 2.1% more on #50–#54
+/// (5.55 G against 5.44 G); 0, 8 and 25 took 506.8 M, 504.0 M and 523.8 M on #40–#49.
 /// The shallow searches have the whole window: within the node's window widened by 8 or 16
 /// discs they took as long (within 1% on FFO #40–#49 and #53, 1 thread, side by side).
 /// A child with an endgame entry from an earlier pass keyed by its bounds (their middle, or the
