@@ -249,7 +249,7 @@ impl Summary {
             let llr = sprt.llr(tally);
             let decision = match earlier {
                 Some(d) if d != SprtDecision::Continue => d,
-                _ => sprt.decide(tally),
+                _ => sprt.decide_ratio(llr),
             };
             if decision != SprtDecision::Continue && self.sprt_decided.is_none() {
                 self.sprt_decided = Some((self.games, llr));
@@ -473,9 +473,11 @@ impl fmt::Display for Summary {
     }
 }
 
-/// The games already in a GGF file: their numbers, and the summary they make.
+/// The games in the GGF files `paths` (a game number counted once however many files hold it):
+/// their numbers, and the summary they make. Engines are `names` in that order, or (when empty)
+/// as the files first name them; `sprt` is decided on the first pair.
 fn read_finished(
-    path: &Path,
+    paths: &[PathBuf],
     names: &[String],
     sprt: Option<Sprt>,
 ) -> Result<(HashSet<usize>, Summary), String> {
@@ -485,7 +487,15 @@ fn read_finished(
         ..Summary::default()
     };
     let mut games = Vec::new();
-    add_finished(path, &mut done, &mut summary, &mut games, false)?;
+    for path in paths {
+        add_finished(
+            path,
+            &mut done,
+            &mut summary.names,
+            &mut games,
+            names.is_empty(),
+        )?;
+    }
     replay(&mut summary, games, sprt);
     Ok((done, summary))
 }
@@ -522,25 +532,15 @@ pub fn summarize(
     names: &[String],
     sprt: Option<Sprt>,
 ) -> Result<Summary, String> {
-    let mut done = HashSet::new();
-    let mut summary = Summary {
-        names: names.to_vec(),
-        ..Summary::default()
-    };
-    let mut games = Vec::new();
-    for path in paths {
-        add_finished(path, &mut done, &mut summary, &mut games, names.is_empty())?;
-    }
-    replay(&mut summary, games, sprt);
-    Ok(summary)
+    read_finished(paths, names, sprt).map(|(_, summary)| summary)
 }
 
-/// Reads the games of `path` not in `done` into `games`, their engines by their indices in the
-/// summary's names; `new_names`: an engine not yet in them is added (else it is an error).
+/// Reads the games of `path` not in `done` into `games`, their engines by their indices in
+/// `names`; `new_names`: an engine not yet in them is added (else it is an error).
 fn add_finished(
     path: &Path,
     done: &mut HashSet<usize>,
-    summary: &mut Summary,
+    names: &mut Vec<String>,
     games: &mut Vec<RecordedGame>,
     new_names: bool,
 ) -> Result<(), String> {
@@ -572,11 +572,11 @@ fn add_finished(
             .ok_or_else(|| at("a game without its number GN[…]"))?;
         let mut engine = |key: &str| {
             let name = property(key).unwrap_or("");
-            match summary.names.iter().position(|n| n == name) {
+            match names.iter().position(|n| n == name) {
                 Some(i) => Ok(i),
                 None if new_names && !name.is_empty() => {
-                    summary.names.push(name.to_string());
-                    Ok(summary.names.len() - 1)
+                    names.push(name.to_string());
+                    Ok(names.len() - 1)
                 }
                 None => Err(at(&format!("'{name}' is not an engine of this match"))),
             }
@@ -631,7 +631,9 @@ pub fn run(config: &MatchConfig) -> Result<Summary, String> {
     }
     let schedule = Schedule::new(config);
     let (done, mut summary) = match &config.out {
-        Some(path) if config.resume && path.exists() => read_finished(path, &names, config.sprt)?,
+        Some(path) if config.resume && path.exists() => {
+            read_finished(std::slice::from_ref(path), &names, config.sprt)?
+        }
         Some(path) if !config.resume && path.metadata().is_ok_and(|m| m.len() > 0) => {
             return Err(format!(
                 "{} already holds games: --resume to go on with them, or choose another file",

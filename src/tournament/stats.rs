@@ -223,7 +223,11 @@ impl Sprt {
 
     /// What the results decide.
     pub fn decide(&self, tally: &Tally) -> SprtDecision {
-        let llr = self.llr(tally);
+        self.decide_ratio(self.llr(tally))
+    }
+
+    /// What a log-likelihood ratio of the results decides.
+    pub fn decide_ratio(&self, llr: f64) -> SprtDecision {
         let (low, high) = self.bounds();
         if llr >= high {
             SprtDecision::H1
