@@ -140,6 +140,26 @@ fn a_9x9_lehto_game_with_a_swap() {
 }
 
 #[test]
+fn a_first_search_without_isready_spends_its_time_searching() {
+    // No `isready` first, as in a pipeline: the search decodes the weights (70 to 200 ms for
+    // 8×8's here) and brings the table's pages in before its clock starts. When they ate its
+    // 20 ms instead, it ended at depth 2 or 3; ready, it reaches 12 here (a depth this shallow
+    // takes well under a millisecond).
+    let mut engine = Engine::start();
+    engine.send("setoption book=off threads=1");
+    engine.send("position startpos moves f5 d6 c3 d3 c4 f4 f6 f3 e6 e7 d7 c6 c5 g5");
+    engine.send("go movetime 20");
+    let (_, infos) = engine.until("bestmove", Duration::from_secs(10));
+    let depth = infos
+        .iter()
+        .filter_map(|l| l.strip_prefix("info depth "))
+        .filter_map(|l| l.split_whitespace().next()?.parse::<u32>().ok())
+        .max()
+        .expect("info lines with a depth");
+    assert!(depth >= 6, "depth {depth}: {infos:?}");
+}
+
+#[test]
 fn stop_ends_an_infinite_search_at_once() {
     let mut engine = Engine::start();
     engine.send("go infinite");

@@ -151,8 +151,7 @@ impl Controller {
         match command {
             Command::Othel => self.identify(),
             Command::IsReady => {
-                self.session.load_evaluation();
-                self.searcher.prepare();
+                super::ready_for_search(self.session.as_ref(), &self.searcher);
                 self.out.line("readyok");
             }
             Command::Stop => self.stop.store(true, Relaxed),
@@ -176,9 +175,8 @@ impl Controller {
             }
             Command::NewGame => {
                 self.searcher.clear();
-                self.searcher.prepare();
                 self.session = new_session(self.options.kind);
-                self.session.load_evaluation();
+                super::ready_for_search(self.session.as_ref(), &self.searcher);
             }
             Command::SetOption(pairs) => {
                 if let Err(e) = self.set_options(&pairs) {
@@ -489,11 +487,16 @@ impl Controller {
                     report_out.line(format!("info {r}"));
                 }
             };
+            // The search's clock starts once it is ready, `isready` or not; the time readying
+            // took is the move's, not a cost outside it for the next moves to keep aside.
+            let readying = std::time::Instant::now();
+            super::ready_for_search(session.as_ref(), &searcher);
+            let readied = readying.elapsed();
             let result = session.search(&searcher, &limits, &stop, &mut on_report);
             if let Some(slot) = took
                 && let Ok(mut slot) = slot.lock()
             {
-                *slot = Some(result.time);
+                *slot = Some(result.time + readied);
             }
             match (result.best, result.ponder) {
                 (None, _) => "bestmove none".to_string(),

@@ -245,8 +245,7 @@ impl GtpEngine {
             ("clear_board", []) => {
                 self.session = new_session(self.session.kind());
                 self.history.clear();
-                self.session.load_evaluation();
-                self.searcher.prepare();
+                super::ready_for_search(self.session.as_ref(), &self.searcher);
                 Ok(String::new())
             }
             ("komi", [komi]) => komi
@@ -365,6 +364,8 @@ impl GtpEngine {
         } else if let Some(book_move) = self.book.choose(self.session.as_ref()) {
             book_move.mv
         } else {
+            // The search's clock starts once it is ready, `clear_board` or not.
+            super::ready_for_search(self.session.as_ref(), &self.searcher);
             let kind = self.session.kind();
             let limits = Limits::playing(
                 self.depth,

@@ -126,6 +126,17 @@ pub fn run_with(startup: Startup) -> i32 {
     }
 }
 
+/// Readies a search of `session` on `searcher`: decodes the board's evaluation (its weights are
+/// decoded at their first use, 70 to 200 ms for 8×8's here) and brings an unused table's pages
+/// into memory. The protocols do it at their moments of preparation (`isready`, `newgame`,
+/// NBoard's `ping`, GTP's `clear_board`), and a search does it before its clock starts, so that
+/// its time goes to searching when none came first: a piped `position …` then `go movetime 20`
+/// ended at depth 2 or 3 on a fresh process, and at depth 9 or more once ready.
+pub fn ready_for_search(session: &dyn session::Session, searcher: &Searcher) {
+    session.load_evaluation();
+    searcher.prepare();
+}
+
 /// How long NBoard's and GTP's searches may go on once the input has ended: a GUI that went
 /// away leaves no orphan searching for long, and a piped session still gets its quick answers.
 pub const INPUT_END_GRACE: std::time::Duration = std::time::Duration::from_secs(1);

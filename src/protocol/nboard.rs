@@ -425,8 +425,7 @@ impl NboardEngine {
             NboardCommand::Hint(n) => self.hint(n),
             NboardCommand::Go => self.go(),
             NboardCommand::Ping(n) => {
-                self.session.load_evaluation();
-                self.searcher.prepare();
+                super::ready_for_search(self.session.as_ref(), &self.searcher);
                 self.out.line(format!("pong {n}"));
             }
             NboardCommand::Learn => self.learn(),
@@ -640,6 +639,8 @@ impl NboardEngine {
         let spawned = std::thread::Builder::new()
             .name("othel-nboard-search".into())
             .spawn(move || {
+                // The search's clock starts once it is ready, `ping` or not.
+                super::ready_for_search(session.as_ref(), &searcher);
                 job(session.as_ref(), &searcher, &stop, &out);
                 let _ = done.send(Message::SearchDone);
             });

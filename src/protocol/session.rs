@@ -41,9 +41,8 @@ pub trait Session: Send {
     fn diagram(&self) -> String;
     /// The static evaluation's terms.
     fn eval_terms(&self) -> Vec<Term>;
-    /// Loads the evaluation of the board (its weights are decoded at their first use, about
-    /// 20 ms), so that the next search spends its time searching: for the protocols' moments of
-    /// preparation (`isready`, `newgame`, NBoard's `ping`, GTP's `clear_board`).
+    /// Loads the evaluation of the board (its weights are decoded at their first use), so that
+    /// the next search spends its time searching ([`super::ready_for_search`]).
     fn load_evaluation(&self) {
         let _ = self.eval_terms();
     }
