@@ -644,3 +644,41 @@ fn timed_searches_near_the_end_of_8x8_solve_after_depth_12() {
         }
     });
 }
+
+#[test]
+fn with_no_time_left_the_best_looking_move_is_played_at_once() {
+    // A clock all but empty leaves no time to search: the move whose position evaluates best is
+    // played, not merely the first legal one (a C-square as often as not).
+    type P = othel::rules::Othello<othel::rules::geometry::Size8>;
+    let searcher = Searcher::new(1, 16).unwrap();
+    let limits = Limits {
+        clock: Some(othel::search::Clock {
+            time_left: Duration::from_millis(20),
+            ..Default::default()
+        }),
+        ..Limits::default()
+    };
+    let mut rng = StdRng::seed_from_u64(7);
+    let mut not_first = 0;
+    for _ in 0..20 {
+        let mut pos = P::start();
+        for _ in 0..14 {
+            let moves = pos.legal_moves();
+            pos = pos.play(moves[rng.random_range(0..moves.len())]);
+        }
+        let moves = pos.legal_moves();
+        if moves.len() < 2 {
+            continue;
+        }
+        let scores: Vec<i32> = moves.iter().map(|&m| -pos.play(m).evaluate()).collect();
+        let top = *scores.iter().max().unwrap();
+        let (result, reports) = search(&searcher, &pos, &limits);
+        let best = result.best.expect("a move");
+        let at = moves.iter().position(|&m| m == best).unwrap();
+        assert_eq!(scores[at], top, "{best} of {moves:?} scored {scores:?}");
+        assert_eq!((result.depth, result.nodes), (0, 0), "no search");
+        assert_eq!(reports.len(), 1);
+        not_first += usize::from(at != 0);
+    }
+    assert!(not_first > 0, "every best move was the first legal one");
+}

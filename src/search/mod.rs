@@ -289,9 +289,13 @@ impl Searcher {
         };
 
         let mut legal = pos.legal_moves();
-        if budget.is_some_and(|b| b.hard.is_zero()) && !limits.infinite {
-            // No time at all (a clock all but empty): the first legal move at once, without
-            // even making the others (on 19×19 Lehto that alone takes milliseconds).
+        let want_exact = limits.exact || limits.wld;
+        // No time at all (a clock all but empty): the move whose position evaluates best, at
+        // once (a tenth of a millisecond for 8×8's moves, where a search of any depth would take
+        // more); with more than NO_TIME_CHOICES moves the first legal one, without even making
+        // the others (on 19×19 Lehto that alone takes milliseconds).
+        let no_time = budget.is_some_and(|b| b.hard.is_zero()) && !limits.infinite;
+        if no_time && (legal.len() > NO_TIME_CHOICES || want_exact) {
             legal.truncate(1);
         }
         let mut roots: Vec<RootMove<P>> = legal
@@ -307,12 +311,13 @@ impl Searcher {
             result.precision = Precision::Exact;
             return result;
         }
-        let want_exact = limits.exact || limits.wld;
-        if roots.len() == 1 && !limits.infinite && !want_exact {
-            // A forced move (or a pass) is answered at once.
-            let only = &roots[0];
+        if (roots.len() == 1 || no_time) && !limits.infinite && !want_exact {
+            // A forced move (or a pass) is answered at once, and so is any move with no time.
+            let scores: Vec<i32> = roots.iter().map(|r| -r.child.evaluate()).collect();
+            let best = (1..roots.len()).fold(0, |b, i| if scores[i] > scores[b] { i } else { b });
+            let only = &roots[best];
             result.best = Some(only.mv);
-            result.score = -only.child.evaluate();
+            result.score = scores[best];
             result.pv = vec![only.mv];
             result.time = started.elapsed();
             on_report(&Report {
@@ -508,6 +513,10 @@ const TIMED_SOLVE_EMPTIES: u32 = 24;
 
 /// The midgame depth a timed search reaches before it solves (see [`TIMED_SOLVE_EMPTIES`]).
 const TIMED_SOLVE_DEPTH: u32 = 12;
+
+/// With no time at all, the most moves whose positions are all evaluated to choose one; with
+/// more, the first legal move is played.
+const NO_TIME_CHOICES: usize = 64;
 
 /// Exact searches of at least this many empty squares are preceded by selective passes.
 const SELECTIVE_PASSES_EMPTIES: u32 = 18;
