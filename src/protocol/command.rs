@@ -92,7 +92,31 @@ pub enum Command {
     Perft(u32),
     /// `quit`
     Quit,
+    /// `help`: the commands, one a line.
+    Help,
 }
+
+/// What `help` prints: each command's form and what it does, one a line (protocol.md has the
+/// whole of it).
+pub const HELP: &[&str] = &[
+    "othel  identify, list the options, then othelok",
+    "isready  readyok once every earlier command is handled",
+    "newgame  a fresh game; the search forgets what it learned",
+    "setoption NAME=VALUE ...  variant, size, threads, hash, multipv, book, bookrandom",
+    "position startpos|board <board string>|ggf <record> [moves M ...]  set the position",
+    "moves  the legal moves",
+    "board  the board string",
+    "d  a diagram of the board",
+    "play M  play one move",
+    "undo  take back one move",
+    "go [depth D] [nodes N] [movetime MS] [wtime MS] [btime MS] [winc MS] [binc MS] [movestogo N] \
+     [infinite] [exact] [wld] [multipv K] [fullwidth]  search: info lines, then bestmove",
+    "stop  end the search; its bestmove follows",
+    "eval  the static evaluation and its terms",
+    "perft D  count the move paths D plies deep",
+    "help  this list",
+    "quit  exit once the commands before it are answered",
+];
 
 /// A line that is not a command.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -270,6 +294,7 @@ pub fn parse(line: &str) -> Result<Command, ParseError> {
         "stop" => simple(Command::Stop),
         "eval" => simple(Command::Eval),
         "quit" => simple(Command::Quit),
+        "help" => simple(Command::Help),
         "setoption" => {
             let pairs = all_consuming((many0(option_pair), multispace0))
                 .parse(args)
@@ -307,7 +332,7 @@ pub fn parse(line: &str) -> Result<Command, ParseError> {
             Ok(Command::Play(mv))
         }
         "position" => parse_position(args).map_err(|e| fail(&e)),
-        _ => Err(fail("unknown command")),
+        _ => Err(fail("unknown command (help lists them)")),
     }
 }
 
@@ -405,6 +430,41 @@ mod tests {
         assert!(go.full_width && !GoParams::default().full_width);
         assert_eq!(parse("play F5"), Ok(Command::Play("f5".parse().unwrap())));
         assert_eq!(parse("perft 7"), Ok(Command::Perft(7)));
+    }
+
+    #[test]
+    fn help_names_every_command_and_only_commands() {
+        let named: Vec<&str> = HELP
+            .iter()
+            .map(|line| line.split_whitespace().next().unwrap_or(""))
+            .collect();
+        for name in &named {
+            // Each one is a command, whatever its arguments.
+            let refused = parse(name).err().map(|e| e.message).unwrap_or_default();
+            assert!(!refused.contains("unknown command"), "{name}: {refused}");
+        }
+        for line in [
+            "othel",
+            "isready",
+            "newgame",
+            "moves",
+            "board",
+            "d",
+            "undo",
+            "stop",
+            "eval",
+            "quit",
+            "help",
+            "setoption a=b",
+            "go",
+            "perft 1",
+            "play f5",
+            "position startpos",
+        ] {
+            let name = line.split_whitespace().next().unwrap_or("");
+            assert!(parse(line).is_ok(), "{line}");
+            assert!(named.contains(&name), "help lacks {name}");
+        }
     }
 
     #[test]

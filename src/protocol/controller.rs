@@ -201,6 +201,11 @@ impl Controller {
             }
             Command::Go(params) => self.go(&params),
             Command::Eval => self.eval(),
+            Command::Help => {
+                for line in super::command::HELP {
+                    self.out.line(format!("help {line}"));
+                }
+            }
             Command::Perft(depth) => self.perft(depth),
         }
         Flow::Continue
