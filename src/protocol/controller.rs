@@ -495,7 +495,7 @@ impl Controller {
             // The search's clock starts once it is ready, `isready` or not; the time readying
             // took is the move's, not a cost outside it for the next moves to keep aside.
             let readying = std::time::Instant::now();
-            super::ready_for_search(session.as_ref(), &searcher);
+            super::ready_before_clock(session.as_ref(), &searcher);
             let readied = readying.elapsed();
             let result = session.search(&searcher, &limits, &stop, &mut on_report);
             if let Some(slot) = took

@@ -365,7 +365,7 @@ impl GtpEngine {
             book_move.mv
         } else {
             // The search's clock starts once it is ready, `clear_board` or not.
-            super::ready_for_search(self.session.as_ref(), &self.searcher);
+            super::ready_before_clock(self.session.as_ref(), &self.searcher);
             let kind = self.session.kind();
             let limits = Limits::playing(
                 self.depth,

@@ -128,13 +128,27 @@ pub fn run_with(startup: Startup) -> i32 {
 
 /// Readies a search of `session` on `searcher`: decodes the board's evaluation (its weights are
 /// decoded at their first use, 70 to 200 ms for 8×8's here) and brings an unused table's pages
-/// into memory. The protocols do it at their moments of preparation (`isready`, `newgame`,
-/// NBoard's `ping`, GTP's `clear_board`), and a search does it before its clock starts, so that
-/// its time goes to searching when none came first: a piped `position …` then `go movetime 20`
-/// ended at depth 2 or 3 on a fresh process, and at depth 9 or more once ready.
+/// into memory. The protocols' moments of preparation (`isready`, `newgame`, NBoard's `ping`,
+/// GTP's `clear_board`).
 pub fn ready_for_search(session: &dyn session::Session, searcher: &Searcher) {
     session.load_evaluation();
     searcher.prepare();
+}
+
+/// The largest table a search brings into memory before its clock starts: 64 MB, the default,
+/// takes tens of milliseconds; 1 GB took 2.7 s and 4 GB 8.6 s (`setoption hash=N`, `isready`),
+/// which a search must not add to a clock. A larger one is brought in by the search as it goes.
+const READY_TABLE_BYTES: usize = 64 << 20;
+
+/// What a search does before its clock starts, so that its time goes to searching when nothing
+/// readied it: [`ready_for_search`], the table only up to [`READY_TABLE_BYTES`]. A piped
+/// `position …` then `go movetime 20` ended at depth 2 or 3 on a fresh process, its time spent
+/// decoding the weights and faulting in the table's pages, and reaches depth 12 so readied.
+pub fn ready_before_clock(session: &dyn session::Session, searcher: &Searcher) {
+    session.load_evaluation();
+    if searcher.table_bytes() <= READY_TABLE_BYTES {
+        searcher.prepare();
+    }
 }
 
 /// How long NBoard's and GTP's searches may go on once the input has ended: a GUI that went

@@ -640,7 +640,7 @@ impl NboardEngine {
             .name("othel-nboard-search".into())
             .spawn(move || {
                 // The search's clock starts once it is ready, `ping` or not.
-                super::ready_for_search(session.as_ref(), &searcher);
+                super::ready_before_clock(session.as_ref(), &searcher);
                 job(session.as_ref(), &searcher, &stop, &out);
                 let _ = done.send(Message::SearchDone);
             });

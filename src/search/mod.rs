@@ -235,6 +235,11 @@ impl Searcher {
         self.tt.make_resident();
     }
 
+    /// The table's size in bytes.
+    pub fn table_bytes(&self) -> usize {
+        self.tt.bytes()
+    }
+
     /// Searches `pos` to `limits`, calling `on_report` after each iteration; ends early when
     /// `stop` is set.
     pub fn search<P: Evaluate>(
@@ -291,9 +296,9 @@ impl Searcher {
         let mut legal = pos.legal_moves();
         let want_exact = limits.exact || limits.wld;
         // No time at all (a clock all but empty): the move whose position evaluates best, at
-        // once (a tenth of a millisecond for 8×8's moves, where a search of any depth would take
-        // more); with more than NO_TIME_CHOICES moves the first legal one, without even making
-        // the others (on 19×19 Lehto that alone takes milliseconds).
+        // once (its info line says `time 0` on 8×8); with more than NO_TIME_CHOICES moves the
+        // first legal one, without even making the others (on 19×19 Lehto that alone takes
+        // milliseconds).
         let no_time = budget.is_some_and(|b| b.hard.is_zero()) && !limits.infinite;
         if no_time && (legal.len() > NO_TIME_CHOICES || want_exact) {
             legal.truncate(1);
@@ -315,10 +320,10 @@ impl Searcher {
             // A forced move (or a pass) is answered at once, and so is any move with no time.
             let scores: Vec<i32> = roots.iter().map(|r| -r.child.evaluate()).collect();
             let best = (1..roots.len()).fold(0, |b, i| if scores[i] > scores[b] { i } else { b });
-            let only = &roots[best];
-            result.best = Some(only.mv);
+            let chosen = &roots[best];
+            result.best = Some(chosen.mv);
             result.score = scores[best];
-            result.pv = vec![only.mv];
+            result.pv = vec![chosen.mv];
             result.time = started.elapsed();
             on_report(&Report {
                 depth: 0,
