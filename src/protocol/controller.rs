@@ -492,11 +492,8 @@ impl Controller {
                     report_out.line(format!("info {r}"));
                 }
             };
-            // The search's clock starts once it is ready, `isready` or not; the time readying
-            // took is the move's, not a cost outside it for the next moves to keep aside.
-            let readying = std::time::Instant::now();
-            super::ready_before_clock(session.as_ref(), &searcher);
-            let readied = readying.elapsed();
+            // The search's clock starts once it is ready, `isready` or not.
+            let readied = super::ready_before_clock(session.as_ref(), &searcher);
             let result = session.search(&searcher, &limits, &stop, &mut on_report);
             if let Some(slot) = took
                 && let Ok(mut slot) = slot.lock()

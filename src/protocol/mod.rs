@@ -144,11 +144,18 @@ const READY_TABLE_BYTES: usize = 64 << 20;
 /// readied it: [`ready_for_search`], the table only up to [`READY_TABLE_BYTES`]. A piped
 /// `position …` then `go movetime 20` ended at depth 2 or 3 on a fresh process, its time spent
 /// decoding the weights and faulting in the table's pages, and reaches depth 12 so readied.
-pub fn ready_before_clock(session: &dyn session::Session, searcher: &Searcher) {
+/// Returns the time it took: the move's, which a front end's clock charges along with the
+/// search's own, and not a cost outside the search for the moves to come to keep aside.
+pub fn ready_before_clock(
+    session: &dyn session::Session,
+    searcher: &Searcher,
+) -> std::time::Duration {
+    let started = std::time::Instant::now();
     session.load_evaluation();
     if searcher.table_bytes() <= READY_TABLE_BYTES {
         searcher.prepare();
     }
+    started.elapsed()
 }
 
 /// How long NBoard's and GTP's searches may go on once the input has ended: a GUI that went

@@ -515,14 +515,14 @@ impl NboardEngine {
         let size = self.session.kind().size();
         let limits = Limits::playing(self.depth, self.session.empties(), size, self.side_clock());
         let searched = Arc::clone(&self.searched);
-        self.start_search(move |session, searcher, stop, out| {
+        self.start_search(move |session, searcher, stop, out, readied| {
             out.line("status othel is thinking");
             let started = Instant::now();
             let mut on_report = |r: &Report| out.line(view.search_line(r, mover));
             let result = session.search(searcher, &limits, stop, &mut on_report);
             let seconds = started.elapsed().as_secs_f64();
             if let Ok(mut slot) = searched.lock() {
-                *slot = Some(result.time.as_secs_f64());
+                *slot = Some((result.time + readied).as_secs_f64());
             }
             out.line(format!("nodestats {} {seconds:.2}", result.nodes));
             let Some(best) = result.best else { return };
@@ -546,7 +546,7 @@ impl NboardEngine {
         for m in self.book.moves(self.session.as_ref()).iter().take(n) {
             self.out.line(view.book_line(m, mover));
         }
-        self.start_search(move |session, searcher, stop, out| {
+        self.start_search(move |session, searcher, stop, out, _| {
             out.line("status othel is analysing");
             let mut on_report = |r: &Report| out.line(view.search_line(r, mover));
             session.search(searcher, &limits, stop, &mut on_report);
@@ -558,7 +558,7 @@ impl NboardEngine {
     fn analyze(&mut self) {
         let depth = self.depth;
         let view = self.view();
-        self.start_search(move |session, searcher, stop, out| {
+        self.start_search(move |session, searcher, stop, out, _| {
             out.line("status othel is analysing the game");
             let mut position = session.boxed_clone();
             loop {
@@ -628,7 +628,7 @@ impl NboardEngine {
 
     fn start_search(
         &mut self,
-        job: impl FnOnce(&dyn Session, &Searcher, &AtomicBool, &Output) + Send + 'static,
+        job: impl FnOnce(&dyn Session, &Searcher, &AtomicBool, &Output, Duration) + Send + 'static,
     ) {
         let session = self.session.boxed_clone();
         let searcher = Arc::clone(&self.searcher);
@@ -639,9 +639,10 @@ impl NboardEngine {
         let spawned = std::thread::Builder::new()
             .name("othel-nboard-search".into())
             .spawn(move || {
-                // The search's clock starts once it is ready, `ping` or not.
-                super::ready_before_clock(session.as_ref(), &searcher);
-                job(session.as_ref(), &searcher, &stop, &out);
+                // The search's clock starts once it is ready, `ping` or not; the job gets the
+                // time that took.
+                let readied = super::ready_before_clock(session.as_ref(), &searcher);
+                job(session.as_ref(), &searcher, &stop, &out, readied);
                 let _ = done.send(Message::SearchDone);
             });
         match spawned {

@@ -360,6 +360,10 @@ impl Summary {
                 )
             })
             .collect();
+        let (decided_after, decided_llr) = match self.sprt_decided {
+            Some((games, llr)) => (games.to_string(), number(llr)),
+            None => ("null".to_string(), "null".to_string()),
+        };
         let sprt = match self.sprt {
             None => "null".to_string(),
             Some((llr, (low, high), decision)) => format!(
@@ -372,10 +376,8 @@ impl Summary {
                     SprtDecision::H1 => "H1",
                     SprtDecision::Continue => "continue",
                 }),
-                self.sprt_decided
-                    .map_or("null".to_string(), |(games, _)| games.to_string()),
-                self.sprt_decided
-                    .map_or("null".to_string(), |(_, llr)| number(llr)),
+                decided_after,
+                decided_llr,
             ),
         };
         let thinking: Vec<String> = self
