@@ -177,6 +177,93 @@ fn stop_ends_an_infinite_search_at_once() {
     assert!(best.split_whitespace().nth(1).is_some_and(|m| m != "none"));
 }
 
+/// The depth of the deepest `info` line among `lines`.
+fn deepest(lines: &[String]) -> u32 {
+    lines
+        .iter()
+        .filter_map(|l| l.strip_prefix("info depth "))
+        .filter_map(|l| l.split_whitespace().next()?.parse::<u32>().ok())
+        .max()
+        .unwrap_or(0)
+}
+
+#[test]
+fn a_ponder_search_answers_only_after_ponderhit_and_then_on_its_clock() {
+    let mut engine = Engine::start();
+    engine.send("setoption book=off threads=1");
+    engine.send("isready");
+    engine.until("readyok", Duration::from_secs(10));
+    // The position after the opponent's predicted move, with the clock as it will be.
+    engine.send("position startpos moves f5 d6 c3 d3 c4 f4 f6 f3 e6 e7 d7 c6 c5 g5");
+    engine.send("go ponder wtime 2000 btime 2000");
+    std::thread::sleep(Duration::from_millis(600));
+    // Far past what the clock would give the move (2 s over some 20 moves), still no bestmove.
+    engine.send("isready");
+    let (_, pondered) = engine.until("readyok", Duration::from_secs(2));
+    assert!(
+        pondered.iter().all(|l| l.starts_with("info ")),
+        "{pondered:?}"
+    );
+    let sent = Instant::now();
+    engine.send("ponderhit");
+    let (best, after) = engine.until("bestmove", Duration::from_secs(5));
+    let latency = sent.elapsed();
+    // The clock runs from the hit, and the pondering done is a head start: the search stops
+    // within the move's share of the clock (its hard limit is four times the share, under 0.8 s).
+    assert!(
+        latency < Duration::from_millis(900),
+        "bestmove after {latency:?}"
+    );
+    assert!(best.contains(" ponder "), "{best}");
+    let depth = deepest(&pondered).max(deepest(&after));
+    assert!(depth >= 10, "depth {depth}: {pondered:?} {after:?}");
+    engine.send("ponderhit");
+    let (refused, _) = engine.until("error", Duration::from_secs(2));
+    assert!(refused.contains("no go ponder is running"), "{refused}");
+}
+
+#[test]
+fn a_ponder_search_that_finished_early_still_waits_and_stop_ends_one() {
+    let mut engine = Engine::start();
+    engine.send("setoption book=off threads=1");
+    engine.send("position startpos moves f5 d6 c3");
+    engine.send("go ponder depth 3");
+    std::thread::sleep(Duration::from_millis(300));
+    engine.send("isready");
+    let (_, before) = engine.until("readyok", Duration::from_secs(2));
+    assert!(
+        before.iter().any(|l| l.starts_with("info depth 3 ")),
+        "{before:?}"
+    );
+    assert!(
+        before.iter().all(|l| !l.starts_with("bestmove")),
+        "{before:?}"
+    );
+    let sent = Instant::now();
+    engine.send("ponderhit");
+    engine.until("bestmove", Duration::from_secs(2));
+    assert!(
+        sent.elapsed() < Duration::from_millis(200),
+        "{:?}",
+        sent.elapsed()
+    );
+    // Another move was played than the one predicted: stop, and the bestmove comes at once.
+    engine.send("go ponder wtime 60000 btime 60000");
+    std::thread::sleep(Duration::from_millis(200));
+    let sent = Instant::now();
+    engine.send("stop");
+    engine.until("bestmove", Duration::from_secs(2));
+    assert!(
+        sent.elapsed() < Duration::from_millis(200),
+        "{:?}",
+        sent.elapsed()
+    );
+    // The end of the input ends a ponder search as it ends `go infinite`.
+    let lines = run_script("setoption book=off\nposition startpos\ngo ponder\n");
+    let last = lines.last().expect("output");
+    assert!(last.starts_with("bestmove "), "{lines:?}");
+}
+
 #[test]
 fn commands_during_a_search_are_refused_or_answered() {
     let mut engine = Engine::start();

@@ -52,6 +52,9 @@ pub struct GoParams {
     pub multipv: Option<usize>,
     /// `fullwidth`
     pub full_width: bool,
+    /// `ponder`: the position is the one after the opponent's predicted move; search it with
+    /// these limits, the clock not running until `ponderhit`.
+    pub ponder: bool,
 }
 
 /// A command of the protocol.
@@ -86,6 +89,8 @@ pub enum Command {
     Go(GoParams),
     /// `stop`
     Stop,
+    /// `ponderhit`: the move a `go ponder` predicted was played.
+    PonderHit,
     /// `eval`
     Eval,
     /// `perft D`
@@ -110,8 +115,9 @@ pub const HELP: &[&str] = &[
     "play M  play one move",
     "undo  take back one move",
     "go [depth D] [nodes N] [movetime MS] [wtime MS] [btime MS] [winc MS] [binc MS] [movestogo N] \
-     [infinite] [exact] [wld] [multipv K] [fullwidth]  search: info lines, then bestmove",
+     [infinite] [exact] [wld] [multipv K] [fullwidth] [ponder]  search: info lines, then bestmove",
     "stop  end the search; its bestmove follows",
+    "ponderhit  the move go ponder predicted was played: its clock starts now",
     "eval  the static evaluation and its terms",
     "perft D  count the move paths D plies deep",
     "help  this list",
@@ -176,6 +182,7 @@ enum GoParam {
     Exact,
     Wld,
     FullWidth,
+    Ponder,
 }
 
 fn with_number<'a, T: std::str::FromStr>(
@@ -202,6 +209,7 @@ fn go_param(input: &str) -> IResult<&str, GoParam> {
             value(GoParam::Exact, keyword("exact")),
             value(GoParam::Wld, keyword("wld")),
             value(GoParam::FullWidth, keyword("fullwidth")),
+            value(GoParam::Ponder, keyword("ponder")),
         )),
     )
     .parse(input)
@@ -251,6 +259,7 @@ impl GoParams {
             GoParam::Exact => self.exact = true,
             GoParam::Wld => self.wld = true,
             GoParam::FullWidth => self.full_width = true,
+            GoParam::Ponder => self.ponder = true,
         }
     }
 }
@@ -292,6 +301,7 @@ pub fn parse(line: &str) -> Result<Command, ParseError> {
         "d" => simple(Command::Diagram),
         "undo" => simple(Command::Undo),
         "stop" => simple(Command::Stop),
+        "ponderhit" => simple(Command::PonderHit),
         "eval" => simple(Command::Eval),
         "quit" => simple(Command::Quit),
         "help" => simple(Command::Help),
@@ -309,7 +319,7 @@ pub fn parse(line: &str) -> Result<Command, ParseError> {
             let (_, (params, _)) = all_consuming((many0(go_param), multispace0))
                 .parse(args)
                 .map_err(|_| {
-                    fail("go takes depth D, nodes N, movetime MS, wtime MS, btime MS, winc MS, binc MS, movestogo N, infinite, exact, wld, multipv K, fullwidth")
+                    fail("go takes depth D, nodes N, movetime MS, wtime MS, btime MS, winc MS, binc MS, movestogo N, infinite, exact, wld, multipv K, fullwidth, ponder")
                 })?;
             let mut go = GoParams::default();
             for param in params {
@@ -428,6 +438,12 @@ mod tests {
             panic!()
         };
         assert!(go.full_width && !GoParams::default().full_width);
+        let Ok(Command::Go(go)) = parse("go ponder wtime 900 btime 800") else {
+            panic!()
+        };
+        assert!(go.ponder && !GoParams::default().ponder);
+        assert_eq!((go.wtime, go.btime), (Some(900), Some(800)));
+        assert_eq!(parse("ponderhit"), Ok(Command::PonderHit));
         assert_eq!(parse("play F5"), Ok(Command::Play("f5".parse().unwrap())));
         assert_eq!(parse("perft 7"), Ok(Command::Perft(7)));
     }
@@ -452,6 +468,7 @@ mod tests {
             "d",
             "undo",
             "stop",
+            "ponderhit",
             "eval",
             "quit",
             "help",

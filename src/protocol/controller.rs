@@ -9,7 +9,9 @@ use crate::rules::ggf::GgfRecord;
 use crate::rules::notation::ObfLine;
 use crate::rules::{BoardKind, Color, Move, Variant};
 use crate::search::limits::track_overhead;
-use crate::search::{Clock, Limits, MAX_HASH_MB, MAX_THREADS, Report, Searcher, format_score};
+use crate::search::{
+    Clock, Limits, MAX_HASH_MB, MAX_THREADS, PonderHit, Report, Searcher, format_score,
+};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
 use std::thread::JoinHandle;
@@ -71,8 +73,11 @@ pub struct Controller {
     search: Option<JoinHandle<()>>,
     /// Whether the running job is a search (which obeys the stop flag) rather than a perft.
     job_stops: bool,
-    /// Whether the running search is `go infinite`, which only a `stop` ends.
+    /// Whether the running search is `go infinite` or `go ponder`, which only a `stop` (or for
+    /// pondering, a `ponderhit`) ends.
     job_infinite: bool,
+    /// The hit the running `go ponder` waits for.
+    ponder: Option<Arc<PonderHit>>,
     /// Raised by `go`, lowered by the search thread just before it prints `bestmove`, so that a
     /// command sent after `bestmove` is never taken for one sent during the search.
     searching: Arc<AtomicBool>,
@@ -105,6 +110,7 @@ impl Controller {
             search: None,
             job_stops: false,
             job_infinite: false,
+            ponder: None,
             last_clocked: None,
             move_overhead: None,
             searching: Arc::new(AtomicBool::new(false)),
@@ -155,6 +161,7 @@ impl Controller {
                 self.out.line("readyok");
             }
             Command::Stop => self.stop.store(true, Relaxed),
+            Command::PonderHit => self.ponder_hit(),
             Command::Quit => {
                 self.quit();
                 return Flow::Quit;
@@ -454,34 +461,66 @@ impl Controller {
         self.last_clocked = Some((color, now, took));
     }
 
+    /// `ponderhit`: the running `go ponder`'s clock starts.
+    fn ponder_hit(&mut self) {
+        match &self.ponder {
+            Some(hit) if self.searching() => {
+                if !hit.hit() {
+                    self.error("ponderhit: this search's ponderhit came already");
+                }
+            }
+            _ => self.error("ponderhit: no go ponder is running"),
+        }
+    }
+
     fn go(&mut self, params: &GoParams) {
         self.measure_overhead(params);
+        self.ponder = None;
         if self.session.is_over() {
             self.out.line("bestmove none");
             return;
         }
         let limits = self.limits(params);
-        if !(limits.exact || limits.wld || limits.infinite)
-            && let Some(book_move) = self.book.choose(self.session.as_ref())
-        {
-            // A book move is answered at once.
-            self.out.line(format!(
-                "info depth 0 book score {} pv {}",
-                format_score(book_move.score),
-                book_move.mv
-            ));
-            self.out.line(format!("bestmove {}", book_move.mv));
-            return;
-        }
-        let session = self.session.boxed_clone();
-        let searcher = Arc::clone(&self.searcher);
+        let ponder = params.ponder.then(|| Arc::new(PonderHit::new()));
         let stop = Arc::clone(&self.stop);
-        let infinite = limits.infinite;
         let took = self
             .last_clocked
             .as_ref()
             .filter(|_| limits.clock.is_some())
             .map(|(_, _, took)| Arc::clone(took));
+        if !(limits.exact || limits.wld || limits.infinite)
+            && let Some(book_move) = self.book.choose(self.session.as_ref())
+        {
+            // A book move is answered at once; when pondering, at the hit.
+            let lines = [
+                format!(
+                    "info depth 0 book score {} pv {}",
+                    format_score(book_move.score),
+                    book_move.mv
+                ),
+                format!("bestmove {}", book_move.mv),
+            ];
+            let Some(hit) = ponder else {
+                for line in lines {
+                    self.out.line(line);
+                }
+                return;
+            };
+            self.ponder = Some(Arc::clone(&hit));
+            self.start_job("othel-go", true, move |out| {
+                let charged = wait_for_hit(&hit, &stop);
+                record_time(took, charged);
+                let [info, bestmove] = lines;
+                out.line(info);
+                bestmove
+            });
+            self.job_infinite = true;
+            return;
+        }
+        let session = self.session.boxed_clone();
+        let searcher = Arc::clone(&self.searcher);
+        let infinite = limits.infinite || ponder.is_some();
+        self.ponder = ponder.clone();
         self.start_job("othel-go", true, move |out| {
             let multipv = limits.multipv > 1;
             let report_out = Arc::clone(out);
@@ -494,12 +533,20 @@ impl Controller {
             };
             // The search's clock starts once it is ready, `isready` or not.
             let readied = super::ready_before_clock(session.as_ref(), &searcher);
-            let result = session.search(&searcher, &limits, &stop, &mut on_report);
-            if let Some(slot) = took
-                && let Ok(mut slot) = slot.lock()
-            {
-                *slot = Some(result.time + readied);
-            }
+            let (result, charged) = match ponder {
+                None => {
+                    let result = session.search(&searcher, &limits, &stop, &mut on_report);
+                    let charged = Some(result.time + readied);
+                    (result, charged)
+                }
+                Some(hit) => {
+                    let result = session.ponder(&searcher, &limits, &stop, &hit, &mut on_report);
+                    // Its bestmove waits for the hit (or a stop), however soon it finished.
+                    let charged = wait_for_hit(&hit, &stop);
+                    (result, charged)
+                }
+            };
+            record_time(took, charged);
             match (result.best, result.ponder) {
                 (None, _) => "bestmove none".to_string(),
                 (Some(best), Some(ponder)) => format!("bestmove {best} ponder {ponder}"),
@@ -510,6 +557,7 @@ impl Controller {
     }
 
     fn perft(&mut self, depth: u32) {
+        self.ponder = None;
         let session = self.session.boxed_clone();
         let threads = self.options.threads;
         self.start_job("othel-perft", false, move |_| {
@@ -547,5 +595,23 @@ impl Controller {
                 self.error(format!("cannot start a thread: {e}"))
             }
         }
+    }
+}
+
+/// Waits until `hit` comes or `stop` is raised; returns the time since the hit, the time the
+/// front end's clock charged to the move (`None` without a hit).
+fn wait_for_hit(hit: &PonderHit, stop: &AtomicBool) -> Option<Duration> {
+    while hit.when().is_none() && !stop.load(Relaxed) {
+        std::thread::sleep(Duration::from_millis(1));
+    }
+    hit.when().map(|t| t.elapsed())
+}
+
+/// Writes what a clocked move took to the slot its `go` left for it.
+fn record_time(slot: Option<SearchTime>, took: Option<Duration>) {
+    if let Some(slot) = slot
+        && let Ok(mut slot) = slot.lock()
+    {
+        *slot = took;
     }
 }

@@ -10,7 +10,7 @@ use crate::rules::ggf::{GgfError, GgfRecord};
 use crate::rules::notation::{Setup, board_string};
 use crate::rules::perft::{self, PerftReport};
 use crate::rules::{BoardKind, Color, Game, IllegalMove, Move};
-use crate::search::{Limits, Report, SearchResult, Searcher};
+use crate::search::{Limits, PonderHit, Report, SearchResult, Searcher};
 use crate::with_position_type;
 use std::sync::atomic::AtomicBool;
 
@@ -77,6 +77,15 @@ pub trait Session: Send {
         searcher: &Searcher,
         limits: &Limits,
         stop: &AtomicBool,
+        on_report: &mut (dyn FnMut(&Report) + Send),
+    ) -> SearchResult;
+    /// Ponders the position (see [`Searcher::ponder`]).
+    fn ponder(
+        &self,
+        searcher: &Searcher,
+        limits: &Limits,
+        stop: &AtomicBool,
+        hit: &PonderHit,
         on_report: &mut (dyn FnMut(&Report) + Send),
     ) -> SearchResult;
 }
@@ -182,6 +191,16 @@ impl<P: Evaluate> Session for GameSession<P> {
         on_report: &mut (dyn FnMut(&Report) + Send),
     ) -> SearchResult {
         searcher.search(self.0.position(), limits, stop, on_report)
+    }
+    fn ponder(
+        &self,
+        searcher: &Searcher,
+        limits: &Limits,
+        stop: &AtomicBool,
+        hit: &PonderHit,
+        on_report: &mut (dyn FnMut(&Report) + Send),
+    ) -> SearchResult {
+        searcher.ponder(self.0.position(), limits, stop, hit, on_report)
     }
 }
 

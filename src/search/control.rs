@@ -2,8 +2,9 @@
 //! keeps for itself (a batched node counter and the chain of split points it works under).
 
 use super::tt::TranspositionTable;
+use std::sync::OnceLock;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 /// Why a search ended before it finished.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -25,6 +26,74 @@ const FLUSH_EVERY: u64 = 1024;
 /// How often a worker looks at the clock when the search has a deadline.
 const CHECK_EVERY: std::time::Duration = std::time::Duration::from_micros(500);
 
+/// What a pondering search waits for: the move it predicted was played (the front end's
+/// `ponderhit`). From then on its clock runs, as a search started then would.
+#[derive(Debug, Default)]
+pub struct PonderHit(OnceLock<Instant>);
+
+impl PonderHit {
+    /// Not hit yet.
+    pub fn new() -> PonderHit {
+        PonderHit::default()
+    }
+
+    /// Marks the hit, now; returns false (and changes nothing) if it was hit before.
+    pub fn hit(&self) -> bool {
+        self.0.set(Instant::now()).is_ok()
+    }
+
+    /// When it was hit, if it was.
+    pub fn when(&self) -> Option<Instant> {
+        self.0.get().copied()
+    }
+}
+
+/// When the clock stops a search: `hard` after its start, or for a pondering search `hard` after
+/// the ponder hit (until then, never).
+pub struct Deadline<'a> {
+    /// When the search started.
+    pub started: Instant,
+    /// The time it may take; `None`: no deadline.
+    pub hard: Option<Duration>,
+    /// The hit a pondering search waits for.
+    pub ponder: Option<&'a PonderHit>,
+}
+
+impl Deadline<'_> {
+    /// No deadline.
+    pub fn none() -> Deadline<'static> {
+        Deadline {
+            started: Instant::now(),
+            hard: None,
+            ponder: None,
+        }
+    }
+
+    /// Whether the search has a deadline, or will have one once its ponder hit comes.
+    #[inline(always)]
+    pub fn is_timed(&self) -> bool {
+        self.hard.is_some()
+    }
+
+    /// The moment the search must stop, if it is known yet.
+    #[inline]
+    pub fn at(&self) -> Option<Instant> {
+        let hard = self.hard?;
+        match self.ponder {
+            None => Some(self.started + hard),
+            Some(hit) => hit.when().map(|t| t + hard),
+        }
+    }
+
+    /// The time the clock has run: since the start, or since the ponder hit (`None` before it).
+    pub fn charged(&self) -> Option<Duration> {
+        match self.ponder {
+            None => Some(self.started.elapsed()),
+            Some(hit) => hit.when().map(|t| t.elapsed()),
+        }
+    }
+}
+
 /// The state every thread of one search sees.
 pub struct Shared<'a> {
     /// The transposition table.
@@ -35,8 +104,8 @@ pub struct Shared<'a> {
     pub nodes: AtomicU64,
     /// Stop at this many nodes.
     pub node_limit: u64,
-    /// Stop at this moment.
-    pub deadline: Option<Instant>,
+    /// When the clock stops the search.
+    pub deadline: Deadline<'a>,
     /// Why a limit stopped the search (the user's stop leaves it empty).
     pub limit_hit: std::sync::Mutex<Option<StopReason>>,
     /// Whether nodes may be shared out between threads.
@@ -132,7 +201,7 @@ impl<'s, 'a> Worker<'s, 'a> {
             earlier_nodes: 0,
             flush_every: shared.flush_every.load(Relaxed).clamp(1, FLUSH_EVERY),
             ticks: 0,
-            last_check: shared.deadline.map(|_| Instant::now()),
+            last_check: shared.deadline.is_timed().then(Instant::now),
         }
     }
 
@@ -192,11 +261,17 @@ impl<'s, 'a> Worker<'s, 'a> {
         self.check_time();
     }
 
-    /// Checks the deadline, and tunes how many nodes go between two checks.
+    /// Checks the deadline, and tunes how many nodes go between two checks (also while a
+    /// pondering search waits for its hit, whose deadline is not known yet).
     fn check_time(&mut self) {
-        if let Some(deadline) = self.shared.deadline {
+        if self.shared.deadline.is_timed() {
             let now = Instant::now();
-            if now >= deadline {
+            if self
+                .shared
+                .deadline
+                .at()
+                .is_some_and(|deadline| now >= deadline)
+            {
                 self.shared.limit_reached(StopReason::Timeout);
             }
             // Tune the batch so that the clock is looked at about every CHECK_EVERY.

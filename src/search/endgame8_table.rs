@@ -344,7 +344,7 @@ mod tests {
             stop: &stop,
             nodes: AtomicU64::new(0),
             node_limit: u64::MAX,
-            deadline: None,
+            deadline: crate::search::control::Deadline::none(),
             limit_hit: std::sync::Mutex::new(None),
             parallel: false,
             selectivity: AtomicU8::new(level),

@@ -18,7 +18,8 @@ use crate::eval::{DISC, Evaluate};
 use crate::rules::Move;
 use crate::rules::symmetry::is_mirror_image;
 use alphabeta::{INFINITY, SELECTIVITY_PERCENT, endgame, hash_move, midgame};
-use control::{Shared, StopReason, Worker};
+pub use control::PonderHit;
+use control::{Deadline, Shared, StopReason, Worker};
 pub use limits::{Clock, Limits};
 use moves::decode;
 use std::fmt;
@@ -249,9 +250,36 @@ impl Searcher {
         stop: &AtomicBool,
         on_report: &mut (dyn FnMut(&Report) + Send),
     ) -> SearchResult {
+        self.run_in_pool(pos, limits, stop, None, on_report)
+    }
+
+    /// Ponders `pos`, the position after the move the opponent is predicted to play: searches
+    /// it as [`Searcher::search`] would to `limits`, but with no time limit until `hit` says
+    /// the prediction came true; from then on the clock runs as for a search started at that
+    /// moment, whose head start is the pondering done. The caller sets `stop` when the opponent
+    /// played another move. Depth and node limits, and the end of the game, end it at any time.
+    pub fn ponder<P: Evaluate>(
+        &self,
+        pos: &P,
+        limits: &Limits,
+        stop: &AtomicBool,
+        hit: &PonderHit,
+        on_report: &mut (dyn FnMut(&Report) + Send),
+    ) -> SearchResult {
+        self.run_in_pool(pos, limits, stop, Some(hit), on_report)
+    }
+
+    fn run_in_pool<P: Evaluate>(
+        &self,
+        pos: &P,
+        limits: &Limits,
+        stop: &AtomicBool,
+        ponder: Option<&PonderHit>,
+        on_report: &mut (dyn FnMut(&Report) + Send),
+    ) -> SearchResult {
         match &self.pool {
-            Some(pool) => pool.install(|| self.run(pos, limits, stop, on_report)),
-            None => self.run(pos, limits, stop, on_report),
+            Some(pool) => pool.install(|| self.run(pos, limits, stop, ponder, on_report)),
+            None => self.run(pos, limits, stop, ponder, on_report),
         }
     }
 
@@ -260,18 +288,24 @@ impl Searcher {
         pos: &P,
         limits: &Limits,
         stop: &AtomicBool,
+        ponder: Option<&PonderHit>,
         on_report: &mut (dyn FnMut(&Report) + Send),
     ) -> SearchResult {
         let started = Instant::now();
         self.tt.new_search();
         let empties = pos.empty_count();
         let budget = limits::budget(limits, empties);
+        let deadline = Deadline {
+            started,
+            hard: budget.map(|b| b.hard),
+            ponder,
+        };
         let shared = Shared {
             tt: &self.tt,
             stop,
             nodes: AtomicU64::new(0),
             node_limit: limits.nodes.unwrap_or(u64::MAX),
-            deadline: budget.map(|b| started + b.hard),
+            deadline,
             limit_hit: std::sync::Mutex::new(None),
             parallel: self.threads > 1,
             selectivity: std::sync::atomic::AtomicU8::new(0),
@@ -299,7 +333,9 @@ impl Searcher {
         // once (its info line says `time 0` on 8×8); with more than NO_TIME_CHOICES moves the
         // first legal one, without even making the others (on 19×19 Lehto that alone takes
         // milliseconds).
-        let no_time = budget.is_some_and(|b| b.hard.is_zero()) && !limits.infinite;
+        // (A pondering search has time until its hit, and stops at once after it.)
+        let no_time =
+            budget.is_some_and(|b| b.hard.is_zero()) && !limits.infinite && ponder.is_none();
         if no_time && (legal.len() > NO_TIME_CHOICES || want_exact) {
             legal.truncate(1);
         }
@@ -471,12 +507,17 @@ impl Searcher {
             }
             if let Some(b) = budget
                 && !b.spend_all
+                && let Some(charged) = shared.deadline.charged()
             {
                 // The next iteration takes a few times longer than this one: don't start what
-                // cannot finish. An unsettled best move earns more time.
+                // cannot finish. An unsettled best move earns more time. The time so far stands
+                // for the next iteration's, added to the time charged to the clock: the same
+                // when the clock ran from the start, and once a pondering search's hit came, the
+                // pondering done counts towards the next iteration but not against the clock
+                // (before the hit, nothing stops the iterations but their limits).
                 let unsettled = previous_best.is_some_and(|m| m != best.mv);
                 let soft = if unsettled { b.soft * 2 } else { b.soft };
-                if started.elapsed() * 2 > soft.min(b.hard) {
+                if started.elapsed() + charged > soft.min(b.hard) {
                     break;
                 }
             }
