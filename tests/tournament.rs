@@ -527,6 +527,83 @@ fn both_engine_forms_and_random_openings() {
 }
 
 #[test]
+fn pondering_engines_think_on_the_opponents_time_and_keep_their_clocks() {
+    let dir = scratch("ponder");
+    let out_file = dir.join("games.ggf");
+    let logs = dir.join("logs");
+    let args = vec![
+        "--engine".to_string(),
+        othel_engine("clocked", "tc=3+0.05 ponder=on option.book=off"),
+        "--engine".to_string(),
+        othel_engine("deep", "depth=3 ponder=on"),
+        "--engine".to_string(),
+        othel_engine("plain", "tc=3+0.05"),
+        "--rounds".to_string(),
+        "1".to_string(),
+        "--concurrency".to_string(),
+        "2".to_string(),
+        "--out".to_string(),
+        out_file.display().to_string(),
+        "--log".to_string(),
+        logs.display().to_string(),
+        "--openings".to_string(),
+        openings(&dir).display().to_string(),
+    ];
+    let out = run_match(&args);
+    let text = stdout(&out);
+    assert!(
+        out.status.success(),
+        "{text}{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    for engine in ["clocked", "deep", "plain"] {
+        let line = text
+            .lines()
+            .find(|l| l.starts_with(&format!("forfeits {engine}:")))
+            .unwrap_or_else(|| panic!("no forfeits line for {engine}: {text}"));
+        assert!(
+            line.ends_with("time 0, crash/hang 0, illegal move 0, garbage 0"),
+            "{line}"
+        );
+    }
+    assert_eq!(records(&out_file).len(), 6);
+    // What the pondering engines were sent: searches on the predicted reply, then mostly hits
+    // (the same program predicts itself well), and a stop for each miss.
+    let mut hits = 0;
+    for engine in ["clocked", "deep"] {
+        let traffic: String = std::fs::read_dir(&logs)
+            .expect("the logs")
+            .filter_map(Result::ok)
+            .filter(|e| e.file_name().to_string_lossy().starts_with(engine))
+            .map(|e| std::fs::read_to_string(e.path()).expect("a log"))
+            .collect();
+        let ponders = traffic.lines().filter(|l| l.ends_with(" ponder")).count();
+        let engine_hits = traffic.lines().filter(|l| *l == "> ponderhit").count();
+        let stops = traffic.lines().filter(|l| *l == "> stop").count();
+        assert!(ponders >= 20, "{engine}: {ponders} ponder searches");
+        assert!(engine_hits + stops <= ponders, "{engine}");
+        assert!(
+            ponders - engine_hits - stops <= 4,
+            "{engine}: ponders left over"
+        );
+        hits += engine_hits;
+    }
+    assert!(hits > 0);
+    let plain: String = std::fs::read_dir(&logs)
+        .expect("the logs")
+        .filter_map(Result::ok)
+        .filter(|e| e.file_name().to_string_lossy().starts_with("plain"))
+        .map(|e| std::fs::read_to_string(e.path()).expect("a log"))
+        .collect();
+    assert!(
+        !plain
+            .lines()
+            .any(|l| l.starts_with("> go") && l.ends_with(" ponder") || l == "> ponderhit"),
+        "an engine without ponder=on pondered"
+    );
+}
+
+#[test]
 fn engines_keep_within_their_clocks_on_a_16x16_board() {
     // 126 moves a side in 2 s: each move's cost outside the search (about 4 ms here) is a quarter
     // of the clock. Both of othel's protocols used to lose games on time. (At 1 s, half the

@@ -190,7 +190,8 @@ pub enum Command {
 #[derive(Args, Debug, Clone)]
 pub struct MatchArgs {
     /// An engine: name=NAME cmd="COMMAND ARGS" [proto=othel|nboard|gtp] [dir=DIR]
-    /// [option.NAME=VALUE …] [depth=D | nodes=N | movetime=MS | tc=BASE+INC]; two or more.
+    /// [option.NAME=VALUE …] [depth=D | nodes=N | movetime=MS | tc=BASE+INC] [ponder=on|off];
+    /// two or more.
     /// Either one quoted word (`--engine "name=a cmd='othel --threads 1' depth=4"`) or, as
     /// cutechess-cli takes it, the words up to the next option
     /// (`--engine name=a cmd="othel --threads 1" depth=4`).

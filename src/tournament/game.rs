@@ -210,6 +210,27 @@ pub fn play_game(setup: &GameSetup, players: [&mut Player; 2]) -> Finished {
             eval: None,
             seconds: Some(took.as_secs_f64()),
         });
+        // An engine that ponders thinks on the reply it predicted while the opponent moves.
+        if let Some(guess) = players[s].take_prediction()
+            && !game.is_over()
+            && !game.must_pass()
+            && game.legal_moves().contains(&guess)
+        {
+            let mut pondered = moves.clone();
+            pondered.push(plain(game.side_to_move(), guess));
+            let view = GameView {
+                kind: setup.kind,
+                start: &start,
+                standard_start: standard,
+                moves: &pondered,
+                to_move: side,
+                remaining,
+            };
+            if let Err(fault) = players[s].ponder(&view) {
+                forfeit = Some(forfeit_of(side, fault));
+                break;
+            }
+        }
     }
     let black_margin = match &forfeit {
         Some(f) => forfeit_margin(setup.kind, f.loser),

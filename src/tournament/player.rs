@@ -110,6 +110,10 @@ pub struct Player {
     /// GTP: how many of the game's moves the engine's board holds.
     gtp_moves: usize,
     ping: u64,
+    /// The opponent's reply its last `bestmove` predicted (`ponder M`), with pondering on.
+    prediction: Option<Move>,
+    /// The moves of the game up to the position it ponders, while it ponders.
+    pondering: Option<Vec<Move>>,
 }
 
 /// How long an engine may take to start and answer a setup command.
@@ -184,6 +188,8 @@ impl Player {
             log,
             gtp_moves: 0,
             ping: 0,
+            prediction: None,
+            pondering: None,
         };
         player.note(&format!("# started: {}", spec.command.join(" ")));
         player.setup(kind)?;
@@ -304,6 +310,12 @@ impl Player {
     /// Gets the engine ready for a new game.
     pub fn new_game(&mut self) -> Result<(), Fault> {
         let deadline = Instant::now() + SETUP_TIMEOUT;
+        self.prediction = None;
+        if self.pondering.take().is_some() {
+            // Still pondering when the last game ended.
+            self.send("stop")?;
+            self.bestmove(deadline)?;
+        }
         match self.spec.proto {
             Proto::Othel => {
                 self.send("newgame")?;
@@ -332,6 +344,55 @@ impl Player {
     }
 
     fn othel_move(&mut self, game: &GameView, deadline: Instant) -> Result<String, Fault> {
+        if let Some(pondered) = self.pondering.take() {
+            if game.moves.iter().map(|m| m.mv).eq(pondered) {
+                // The predicted move was played: the search goes on, its clock from now.
+                self.send("ponderhit")?;
+                return self.bestmove(deadline);
+            }
+            // Another move: the ponder search's move is not wanted (its time is the mover's).
+            self.send("stop")?;
+            self.bestmove(deadline)?;
+        }
+        self.send(&Self::othel_position(game))?;
+        self.send(&self.othel_go(game))?;
+        self.bestmove(deadline)
+    }
+
+    /// The move an engine that pondered predicted its opponent would reply to its last move, if
+    /// it ponders and said one.
+    pub fn take_prediction(&mut self) -> Option<Move> {
+        self.prediction.take()
+    }
+
+    /// Starts the engine pondering `game`, whose last move is the opponent's predicted reply;
+    /// its next [`Player::request_move`] tells it whether that move came.
+    pub fn ponder(&mut self, game: &GameView) -> Result<(), Fault> {
+        self.send(&Self::othel_position(game))?;
+        self.send(&format!("{} ponder", self.othel_go(game)))?;
+        self.pondering = Some(game.moves.iter().map(|m| m.mv).collect());
+        Ok(())
+    }
+
+    /// The engine's `bestmove`: its move, and the reply it predicts kept when it ponders.
+    fn bestmove(&mut self, deadline: Instant) -> Result<String, Fault> {
+        let (mv, predicted) = self.wait_for(deadline, |line| {
+            let mut words = line.strip_prefix("bestmove")?.split_whitespace();
+            let Some(mv) = words.next() else {
+                return Some(Err(format!("a bestmove without a move: '{line}'")));
+            };
+            let predicted = match (words.next(), words.next()) {
+                (Some("ponder"), Some(reply)) => reply.parse::<Move>().ok(),
+                _ => None,
+            };
+            Some(Ok((mv.to_string(), predicted)))
+        })?;
+        self.prediction = predicted.filter(|_| self.spec.ponder);
+        Ok(mv)
+    }
+
+    /// `position …` for the game.
+    fn othel_position(game: &GameView) -> String {
         let mut position = if game.standard_start {
             "position startpos".to_string()
         } else {
@@ -343,8 +404,12 @@ impl Player {
                 position.push_str(&format!(" {}", m.mv));
             }
         }
-        self.send(&position)?;
-        let go = match self.spec.limit {
+        position
+    }
+
+    /// `go …` for the engine's limit and the game's clocks.
+    fn othel_go(&self, game: &GameView) -> String {
+        match self.spec.limit {
             MoveLimit::Own => "go".to_string(),
             MoveLimit::Depth(d) => format!("go depth {d}"),
             MoveLimit::Nodes(n) => format!("go nodes {n}"),
@@ -355,17 +420,7 @@ impl Player {
                 game.remaining[1].as_millis(),
                 inc = increment.as_millis()
             ),
-        };
-        self.send(&go)?;
-        self.wait_for(deadline, |line| {
-            let rest = line.strip_prefix("bestmove")?;
-            Some(
-                rest.split_whitespace()
-                    .next()
-                    .map(str::to_string)
-                    .ok_or_else(|| format!("a bestmove without a move: '{line}'")),
-            )
-        })
+        }
     }
 
     fn nboard_move(&mut self, game: &GameView, deadline: Instant) -> Result<String, Fault> {

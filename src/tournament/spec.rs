@@ -1,5 +1,6 @@
 //! An engine as the match runner is told about it: `name=NAME cmd="COMMAND ARGS" [proto=…]
-//! [dir=DIR] [option.NAME=VALUE …] [depth=D | nodes=N | movetime=MS | tc=BASE+INC]`.
+//! [dir=DIR] [option.NAME=VALUE …] [depth=D | nodes=N | movetime=MS | tc=BASE+INC]
+//! [ponder=on|off]`.
 
 use crate::rules::{BoardKind, Variant};
 use std::fmt;
@@ -77,6 +78,8 @@ pub struct EngineSpec {
     pub options: Vec<(String, String)>,
     /// Its thinking limit.
     pub limit: MoveLimit,
+    /// Whether it thinks on the opponent's time (othel's protocol: `go ponder`, `ponderhit`).
+    pub ponder: bool,
 }
 
 /// Splits a command line into words: spaces separate, `"…"` and `'…'` quote, `\` escapes.
@@ -153,6 +156,7 @@ impl EngineSpec {
         let mut dir = None;
         let mut options = Vec::new();
         let mut limit = None;
+        let mut ponder = false;
         for word in words {
             let (key, value) = word
                 .split_once('=')
@@ -195,6 +199,13 @@ impl EngineSpec {
                 "nodes" => set_limit(MoveLimit::Nodes(number("nodes")?))?,
                 "movetime" => set_limit(MoveLimit::Movetime(number("movetime")?))?,
                 "tc" => set_limit(parse_tc(value)?)?,
+                "ponder" => {
+                    ponder = match value {
+                        "on" => true,
+                        "off" => false,
+                        _ => return Err(format!("ponder takes on or off: '{word}'")),
+                    }
+                }
                 _ => match key.strip_prefix("option.") {
                     Some(option) if !option.is_empty() => {
                         options.push((option.to_string(), value.to_string()))
@@ -221,6 +232,7 @@ impl EngineSpec {
             dir,
             options,
             limit,
+            ponder,
         })
     }
 
@@ -228,6 +240,9 @@ impl EngineSpec {
     /// from a position of their own (`board_openings`); why not, if it cannot.
     pub fn check(&self, kind: BoardKind, board_openings: bool) -> Result<(), String> {
         let refuse = |why: &str| Err(format!("engine {} ({}): {why}", self.name, self.proto));
+        if self.ponder && self.proto != Proto::Othel {
+            return refuse("only othel's protocol ponders (go ponder, ponderhit)");
+        }
         match self.proto {
             Proto::Othel => Ok(()),
             Proto::Nboard => {
@@ -269,6 +284,9 @@ mod tests {
         assert_eq!(spec.command, ["othel", "--threads", "1"]);
         assert_eq!(spec.options, [("hash".to_string(), "16".to_string())]);
         assert_eq!(spec.limit, MoveLimit::Depth(4));
+        assert!(!spec.ponder);
+        let spec: EngineSpec = "name=p cmd=othel tc=10+0.1 ponder=on".parse().unwrap();
+        assert!(spec.ponder);
         let spec: EngineSpec = "name=b cmd='edax -gtp' proto=gtp tc=60+0.5"
             .parse()
             .unwrap();
@@ -290,6 +308,7 @@ mod tests {
             "name=a cmd=\"othel depth=1",
             "name=a cmd=othel tc=0",
             "name=a cmd=othel colour=blue depth=1",
+            "name=a cmd=othel depth=1 ponder=yes",
         ] {
             assert!(bad.parse::<EngineSpec>().is_err(), "{bad}");
         }
@@ -322,6 +341,16 @@ mod tests {
                 .is_err()
         );
         assert!(spec("name=a cmd=x proto=gtp").check(othello, true).is_err());
+        assert!(
+            spec("name=a cmd=x tc=5 ponder=on")
+                .check(lehto, true)
+                .is_ok()
+        );
+        assert!(
+            spec("name=a cmd=x proto=nboard tc=5 ponder=on")
+                .check(othello, false)
+                .is_err()
+        );
         assert!(
             spec("name=a cmd=x proto=gtp tc=5+1")
                 .check(othello, false)
