@@ -47,6 +47,7 @@ fn command_line() -> impl Strategy<Value = String> {
         Just("undo".to_string()),
         Just("eval".to_string()),
         Just("stop".to_string()),
+        Just("ponderhit".to_string()),
         Just("play pass".to_string()),
         Just("play swap".to_string()),
         Just("position startpos".to_string()),
@@ -54,6 +55,7 @@ fn command_line() -> impl Strategy<Value = String> {
         proptest::collection::vec(square, 0..6)
             .prop_map(|m| format!("position startpos moves {}", m.join(" "))),
         (0u32..4).prop_map(|d| format!("go depth {d}")),
+        (0u32..4).prop_map(|d| format!("go ponder depth {d}")),
         (0u32..4).prop_map(|d| format!("perft {d}")),
         (0usize..4).prop_map(|k| format!("go depth 2 multipv {k}")),
         prop_oneof![Just("othello"), Just("lehto"), Just("chess")]
@@ -87,7 +89,9 @@ proptest! {
                 break;
             }
         }
-        controller.finish_search();
+        // As the engine does at the end of its input: a `go ponder` still waiting for its
+        // `ponderhit` stops.
+        controller.end_of_input();
     }
 
     #[test]
