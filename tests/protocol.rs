@@ -265,6 +265,46 @@ fn a_ponder_search_that_finished_early_still_waits_and_stop_ends_one() {
 }
 
 #[test]
+fn searchmoves_searches_only_the_moves_given() {
+    // White's moves after f5 are d6, f4 and f6; the book knows them all, and is not asked.
+    let mut engine = Engine::start();
+    engine.send("position startpos moves f5");
+    let mut search = |go: &str| {
+        engine.send(go);
+        let (best, infos) = engine.until("bestmove", Duration::from_secs(20));
+        let best = best.split_whitespace().nth(1).unwrap_or("").to_string();
+        assert!(infos.iter().all(|l| !l.contains(" book ")), "{infos:?}");
+        (best, infos)
+    };
+    let (best, infos) = search("go depth 6 searchmoves f4");
+    assert_eq!(best, "f4", "{infos:?}");
+    assert!(
+        infos.iter().any(|l| l.starts_with("info depth 6 ")),
+        "{infos:?}"
+    );
+    // Two lines a depth, however many were asked for, and never the third move.
+    let (best, infos) = search("go depth 4 multipv 3 searchmoves d6 f6");
+    assert!(["d6", "f6"].contains(&best.as_str()), "{infos:?}");
+    let depth_4: Vec<&String> = infos.iter().filter(|l| l.contains(" depth 4 ")).collect();
+    assert_eq!(depth_4.len(), 2, "{infos:?}");
+    assert!(depth_4.iter().all(|l| !l.contains(" pv f4")), "{infos:?}");
+    for (go, refused) in [
+        ("go depth 4 searchmoves c4", "c4 is not a legal move here"),
+        (
+            "go depth 4 searchmoves f6 pass",
+            "pass is not a legal move here",
+        ),
+    ] {
+        engine.send(go);
+        let (error, _) = engine.until("error", Duration::from_secs(5));
+        assert!(error.contains(refused), "{error}");
+    }
+    engine.send("isready");
+    let (_, between) = engine.until("readyok", Duration::from_secs(5));
+    assert!(between.is_empty(), "{between:?}");
+}
+
+#[test]
 fn commands_during_a_search_are_refused_or_answered() {
     let mut engine = Engine::start();
     engine.send("go infinite");

@@ -7,7 +7,7 @@ use nom::branch::alt;
 use nom::bytes::complete::take_till1;
 use nom::character::complete::{digit1, multispace0, multispace1};
 use nom::combinator::{all_consuming, map, map_res, opt, rest, value};
-use nom::multi::many0;
+use nom::multi::{many0, many1};
 use nom::sequence::{preceded, separated_pair};
 use nom::{IResult, Parser};
 use std::fmt;
@@ -55,6 +55,8 @@ pub struct GoParams {
     /// `ponder`: the position is the one after the opponent's predicted move; search it with
     /// these limits, the clock not running until `ponderhit`.
     pub ponder: bool,
+    /// `searchmoves M …`: only these moves (empty: every move).
+    pub searchmoves: Vec<Move>,
 }
 
 /// A command of the protocol.
@@ -115,7 +117,8 @@ pub const HELP: &[&str] = &[
     "play M  play one move",
     "undo  take back one move",
     "go [depth D] [nodes N] [movetime MS] [wtime MS] [btime MS] [winc MS] [binc MS] [movestogo N] \
-     [infinite] [exact] [wld] [multipv K] [fullwidth] [ponder]  search: info lines, then bestmove",
+     [infinite] [exact] [wld] [multipv K] [fullwidth] [ponder] [searchmoves M ...]  search: info \
+     lines, then bestmove",
     "stop  end the search; its bestmove follows",
     "ponderhit  the move go ponder predicted was played: its clock starts now",
     "eval  the static evaluation and its terms",
@@ -167,7 +170,7 @@ fn keyword<'a>(
 }
 
 /// One parameter of `go`.
-#[derive(Clone, Copy)]
+#[derive(Clone)]
 enum GoParam {
     Depth(u32),
     Nodes(u64),
@@ -183,6 +186,7 @@ enum GoParam {
     Wld,
     FullWidth,
     Ponder,
+    SearchMoves(Vec<Move>),
 }
 
 fn with_number<'a, T: std::str::FromStr>(
@@ -210,6 +214,13 @@ fn go_param(input: &str) -> IResult<&str, GoParam> {
             value(GoParam::Wld, keyword("wld")),
             value(GoParam::FullWidth, keyword("fullwidth")),
             value(GoParam::Ponder, keyword("ponder")),
+            map(
+                preceded(
+                    keyword("searchmoves"),
+                    many1(preceded(multispace1, map_res(word, str::parse::<Move>))),
+                ),
+                GoParam::SearchMoves,
+            ),
         )),
     )
     .parse(input)
@@ -260,6 +271,7 @@ impl GoParams {
             GoParam::Wld => self.wld = true,
             GoParam::FullWidth => self.full_width = true,
             GoParam::Ponder => self.ponder = true,
+            GoParam::SearchMoves(moves) => self.searchmoves.extend(moves),
         }
     }
 }
@@ -319,7 +331,7 @@ pub fn parse(line: &str) -> Result<Command, ParseError> {
             let (_, (params, _)) = all_consuming((many0(go_param), multispace0))
                 .parse(args)
                 .map_err(|_| {
-                    fail("go takes depth D, nodes N, movetime MS, wtime MS, btime MS, winc MS, binc MS, movestogo N, infinite, exact, wld, multipv K, fullwidth, ponder")
+                    fail("go takes depth D, nodes N, movetime MS, wtime MS, btime MS, winc MS, binc MS, movestogo N, infinite, exact, wld, multipv K, fullwidth, ponder, searchmoves M ...")
                 })?;
             let mut go = GoParams::default();
             for param in params {
@@ -444,6 +456,14 @@ mod tests {
         assert!(go.ponder && !GoParams::default().ponder);
         assert_eq!((go.wtime, go.btime), (Some(900), Some(800)));
         assert_eq!(parse("ponderhit"), Ok(Command::PonderHit));
+        let Ok(Command::Go(go)) = parse("go searchmoves c4 E3 depth 8 searchmoves pass") else {
+            panic!()
+        };
+        let moves: Vec<String> = go.searchmoves.iter().map(Move::to_string).collect();
+        assert_eq!(
+            (moves.join(" "), go.depth),
+            ("c4 e3 pass".to_string(), Some(8))
+        );
         assert_eq!(parse("play F5"), Ok(Command::Play("f5".parse().unwrap())));
         assert_eq!(parse("perft 7"), Ok(Command::Perft(7)));
     }
@@ -492,6 +512,9 @@ mod tests {
             "go depth",
             "go depth x",
             "go sideways",
+            "go searchmoves",
+            "go searchmoves z99",
+            "go searchmoves depth 3",
             "perft",
             "perft -1",
             "play",

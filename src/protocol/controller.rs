@@ -432,6 +432,7 @@ impl Controller {
             wld: go.wld,
             multipv: go.multipv.unwrap_or(self.options.multipv).max(1),
             full_width: go.full_width,
+            searchmoves: go.searchmoves.clone(),
         }
     }
 
@@ -474,6 +475,11 @@ impl Controller {
     }
 
     fn go(&mut self, params: &GoParams) {
+        let legal = self.session.legal_moves();
+        if let Some(bad) = params.searchmoves.iter().find(|mv| !legal.contains(mv)) {
+            self.error(format!("go searchmoves: {bad} is not a legal move here"));
+            return;
+        }
         self.measure_overhead(params);
         self.ponder = None;
         if self.session.is_over() {
@@ -488,7 +494,7 @@ impl Controller {
             .as_ref()
             .filter(|_| limits.clock.is_some())
             .map(|(_, _, took)| Arc::clone(took));
-        if !(limits.exact || limits.wld || limits.infinite)
+        if !(limits.exact || limits.wld || limits.infinite || !limits.searchmoves.is_empty())
             && let Some(book_move) = self.book.choose(self.session.as_ref())
         {
             // A book move is answered at once; when pondering, at the hit.

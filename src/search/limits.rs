@@ -1,5 +1,6 @@
 //! What bounds a search (depth, nodes, time, a clock) and how a clock becomes time to spend.
 
+use crate::rules::Move;
 use std::time::Duration;
 
 /// The time on the clock of the side to move.
@@ -39,6 +40,9 @@ pub struct Limits {
     /// Search every move to the full depth: no ProbCut in the midgame (which the trained boards
     /// use otherwise; see `alphabeta::midgame_probcut`).
     pub full_width: bool,
+    /// Search only these of the root's moves (UCI's `searchmoves`); empty: every move. Moves
+    /// that are not legal are left out.
+    pub searchmoves: Vec<Move>,
 }
 
 impl Default for Limits {
@@ -53,6 +57,7 @@ impl Default for Limits {
             wld: false,
             multipv: 1,
             full_width: false,
+            searchmoves: Vec::new(),
         }
     }
 }

@@ -328,6 +328,10 @@ impl Searcher {
         };
 
         let mut legal = pos.legal_moves();
+        let restricted = !limits.searchmoves.is_empty();
+        if restricted {
+            legal.retain(|mv| limits.searchmoves.contains(mv));
+        }
         let want_exact = limits.exact || limits.wld;
         // No time at all (a clock all but empty): the move whose position evaluates best, at
         // once (its info line says `time 0` on 8×8); with more than NO_TIME_CHOICES moves the
@@ -348,12 +352,15 @@ impl Searcher {
             })
             .collect();
         if roots.is_empty() {
-            result.score = pos.final_score() * DISC;
-            result.precision = Precision::Exact;
+            if !restricted {
+                result.score = pos.final_score() * DISC;
+                result.precision = Precision::Exact;
+            }
             return result;
         }
-        if (roots.len() == 1 || no_time) && !limits.infinite && !want_exact {
-            // A forced move (or a pass) is answered at once, and so is any move with no time.
+        if ((roots.len() == 1 && !restricted) || no_time) && !limits.infinite && !want_exact {
+            // A forced move (or a pass) is answered at once, and so is any move with no time
+            // (but a move the caller chose alone is searched: it asks for its score).
             let scores: Vec<i32> = roots.iter().map(|r| -r.child.evaluate()).collect();
             let best = (1..roots.len()).fold(0, |b, i| if scores[i] > scores[b] { i } else { b });
             let chosen = &roots[best];
