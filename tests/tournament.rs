@@ -540,8 +540,9 @@ fn pondering_engines_think_on_the_opponents_time_and_keep_their_clocks() {
         othel_engine("plain", "tc=3+0.05"),
         "--rounds".to_string(),
         "1".to_string(),
+        // One game at a time: a pondering engine searches while its opponent does.
         "--concurrency".to_string(),
-        "2".to_string(),
+        "1".to_string(),
         "--out".to_string(),
         out_file.display().to_string(),
         "--log".to_string(),

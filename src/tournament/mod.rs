@@ -631,6 +631,16 @@ pub fn run(config: &MatchConfig) -> Result<Summary, String> {
     if config.sprt.is_some() && config.engines.len() != 2 {
         return Err("--sprt compares two engines".into());
     }
+    // A pondering engine thinks while its opponent does: two searches a game at once.
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    if config.engines.iter().any(|e| e.ponder) && config.concurrency.max(1) * 2 > cores {
+        log::warn!(
+            "ponder=on with --concurrency {}: up to {} searches at once on {cores} cores, so a \
+             pondering engine takes time from its opponent",
+            config.concurrency,
+            config.concurrency.max(1) * 2
+        );
+    }
     let schedule = Schedule::new(config);
     let (done, mut summary) = match &config.out {
         Some(path) if config.resume && path.exists() => {
