@@ -171,6 +171,31 @@ fn analyze_answers_from_the_book_and_a_bad_book_is_an_error() {
     assert!(String::from_utf8_lossy(&out.stderr).contains("book"));
 }
 
+#[test]
+fn analyze_searches_only_the_moves_asked_for() {
+    // After f5, the book would answer at once; a move asked for is searched, and never another.
+    let args = ["analyze", "--depth", "6", "--threads", "1", "f5"];
+    let out = othel(&[&args[..], &["--searchmoves", "f4"]].concat());
+    assert!(out.status.success());
+    let text = stdout(&out);
+    assert!(text.contains("info depth 6 score "), "{text}");
+    assert!(
+        text.lines()
+            .last()
+            .is_some_and(|l| l.starts_with("bestmove f4")),
+        "{text}"
+    );
+    let out = othel(&[&args[..], &["--searchmoves", "d6,f6", "--multipv", "3"]].concat());
+    let text = stdout(&out);
+    let at_6: Vec<&str> = text.lines().filter(|l| l.contains(" depth 6 ")).collect();
+    assert_eq!(at_6.len(), 2, "{text}");
+    assert!(at_6.iter().all(|l| !l.contains(" pv f4")), "{text}");
+    let out = othel(&[&args[..], &["--searchmoves", "c4"]].concat());
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("c4 is not a legal move here"), "{err}");
+}
+
 /// A file holding `text` whose name ends with `-NAME`, deleted when dropped (also when the test
 /// fails).
 fn temp_file(name: &str, text: &str) -> tempfile::TempPath {

@@ -128,8 +128,12 @@ pub enum Command {
         /// Search every move to the full depth (no ProbCut in the midgame).
         #[arg(long)]
         full_width: bool,
+        /// Search only these moves, e.g. `c4,e3` (the protocol's `go searchmoves`): to score a
+        /// move one has in mind.
+        #[arg(long, value_delimiter = ',', num_args = 1..)]
+        searchmoves: Vec<crate::rules::Move>,
         /// The opening book: on (the built-in one), off, or a book file; a book move is answered
-        /// without a search (not with --exact or --wld).
+        /// without a search (not with --exact, --wld or --searchmoves).
         #[arg(long, default_value = "on")]
         book: String,
         /// Play any book move within this many discs of the best.
@@ -470,6 +474,7 @@ pub fn run(command: Command) -> Result<(), CliError> {
             wld,
             multipv,
             full_width,
+            searchmoves,
             book,
             bookrandom,
             engine,
@@ -479,7 +484,7 @@ pub fn run(command: Command) -> Result<(), CliError> {
                 window: bookrandom.min(64) as i32 * crate::eval::DISC,
                 ..Default::default()
             };
-            if !(exact || wld) {
+            if !(exact || wld || !searchmoves.is_empty()) {
                 let setting = crate::protocol::book_choice::BookSetting::parse(&book);
                 choice.load(setting, kind).map_err(CliError::Book)?;
             }
@@ -490,10 +495,17 @@ pub fn run(command: Command) -> Result<(), CliError> {
                 wld,
                 multipv,
                 full_width,
+                searchmoves,
                 ..Default::default()
             };
             with_position_type!(kind, P => {
                 let game = play_moves(Game::new(start_position::<P>(&setup)?), &moves)?;
+                let legal = game.position().legal_moves();
+                if let Some(bad) = limits.searchmoves.iter().find(|mv| !legal.contains(mv)) {
+                    return Err(CliError::Conflict(format!(
+                        "--searchmoves: {bad} is not a legal move here"
+                    )));
+                }
                 match choice.choose_position(game.position()) {
                     Some(m) => {
                         // A book move is answered without a search.

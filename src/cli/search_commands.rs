@@ -21,6 +21,13 @@ fn searcher(threads: usize, hash: usize) -> Result<Searcher, CliError> {
 /// `othel analyze`: a report per iteration, then the best move.
 pub fn analyze<P: Evaluate>(pos: &P, limits: &Limits, engine: &EngineArgs) -> Result<(), CliError> {
     let searcher = searcher(engine.threads_or_cores(), engine.hash)?;
+    // Readied before the search, as the protocol's `go` is: the weights decoded (70–200 ms for
+    // 8×8's) and a table of the default size brought in, so that `time` and `nps` are the
+    // search's own (`othel analyze f5 --depth 8` said `time 88` for 2,340 nodes).
+    let _ = pos.evaluate();
+    if searcher.table_bytes() <= crate::protocol::READY_TABLE_BYTES {
+        searcher.prepare();
+    }
     let stop = AtomicBool::new(false);
     let multipv = limits.multipv > 1;
     let result = searcher.search(pos, limits, &stop, &mut |report: &Report| {

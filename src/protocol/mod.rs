@@ -138,7 +138,7 @@ pub fn ready_for_search(session: &dyn session::Session, searcher: &Searcher) {
 /// The largest table a search brings into memory before its clock starts: 64 MB, the default,
 /// takes tens of milliseconds; 1 GB took 2.7 s and 4 GB 8.6 s (`setoption hash=N`, `isready`),
 /// which a search must not add to a clock. A larger one is brought in by the search as it goes.
-const READY_TABLE_BYTES: usize = 64 << 20;
+pub(crate) const READY_TABLE_BYTES: usize = 64 << 20;
 
 /// What a search does before its clock starts, so that its time goes to searching when nothing
 /// readied it: [`ready_for_search`], the table only up to [`READY_TABLE_BYTES`]. A piped
