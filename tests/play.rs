@@ -138,6 +138,32 @@ fn a_plain_game_against_the_engine_with_bad_input_at_the_prompt() {
     assert_eq!(before.matches("board ").count(), 1, "{before}");
 }
 
+#[test]
+fn a_plain_game_against_a_pondering_engine_plays_to_its_end() {
+    // Replies the engine predicted and replies it did not, a hint and an undo between.
+    let script = ["", "", "hint", "", "undo"];
+    let output = plain_game(
+        &[
+            "--size",
+            "6",
+            "--movetime",
+            "30",
+            "--ponder",
+            "--book",
+            "off",
+        ],
+        |legal, n| match script.get(n) {
+            Some(line) if !line.is_empty() => line.to_string(),
+            _ => legal[n % legal.len()].clone(),
+        },
+    );
+    assert!(output.contains("hint: "), "{output}");
+    assert!(output.contains("took back "), "{output}");
+    assert!(output.contains("white plays "), "{output}");
+    assert!(output.contains("game over: "), "{output}");
+    assert!(!output.contains("error"), "{output}");
+}
+
 /// tmux on the server of `session` alone (`-L`): on the shared default server, one test's last
 /// kill-session stops the server while another's new-session is connecting to it ("server
 /// exited unexpectedly").

@@ -48,6 +48,10 @@ pub struct PlayArgs {
     /// The engine's opening book: on (the built-in one, from level 5), off, or a book file.
     #[arg(long, default_value = "on")]
     pub book: String,
+    /// The engine thinks on your time too, about the reply it expects (a stronger engine at
+    /// the same level or clock; it answers at once when you play that reply).
+    #[arg(long)]
+    pub ponder: bool,
     /// A line-oriented game even on a terminal (a board diagram after each move, moves read
     /// from stdin): for scripts and screen readers.
     #[arg(long)]
@@ -88,6 +92,7 @@ pub fn run(args: PlayArgs) -> Result<(), CliError> {
         book,
         thinker: Thinker::new(searcher),
         hint: None,
+        ponders: args.ponder,
     };
     let color = std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty());
     if args.plain || !std::io::stdout().is_terminal() || !std::io::stdin().is_terminal() {
@@ -116,6 +121,8 @@ pub struct Play {
     thinker: Thinker,
     /// The last hint, for the position it was asked in.
     pub hint: Option<Thought>,
+    /// Whether the engine thinks on the human's time (`--ponder`).
+    pub ponders: bool,
 }
 
 impl Play {
@@ -150,7 +157,10 @@ impl Play {
         if !self.table.engine_to_move() {
             return said;
         }
-        if self.thinker.busy() == Some(Purpose::Hint) {
+        if matches!(
+            self.thinker.busy(),
+            Some(Purpose::Hint | Purpose::Ponder(_))
+        ) {
             self.thinker.cancel();
         }
         if self.thinker.busy().is_none() {
@@ -175,7 +185,8 @@ impl Play {
             self.thinker.poll()
         };
         match thought {
-            Some(t) if t.purpose == Purpose::Move => {
+            // (A pondering search whose reply came is the move's search.)
+            Some(t) if t.purpose != Purpose::Hint => {
                 let legal = self.table.legal_moves();
                 let Some(best) = t.best.or_else(|| legal.first().copied()) else {
                     return said;
@@ -186,10 +197,43 @@ impl Play {
                 } else {
                     t.scores.iter().find(|&&(m, _)| m == mv).map(|&(_, s)| s)
                 };
-                self.engine_plays(mv, score, &how_found(&t))
+                let said = self.engine_plays(mv, score, &how_found(&t));
+                if mv == best {
+                    self.start_pondering(t.ponder);
+                }
+                said
             }
             _ => said,
         }
+    }
+
+    /// With `--ponder`, starts thinking on the human's time about the position after the reply
+    /// `predicted` (the one the engine's last search expects), as the engine will search it: its
+    /// level, its clock. Not when the book would answer there, nor when no human is to move.
+    fn start_pondering(&mut self, predicted: Option<Move>) {
+        let Some(predicted) = predicted else { return };
+        if !self.ponders
+            || self.table.outcome().is_some()
+            || self.table.engine_to_move()
+            || self.table.must_pass()
+            || !self.table.legal_moves().contains(&predicted)
+        {
+            return;
+        }
+        let mut session = self.table.session().boxed_clone();
+        if session.play(predicted).is_err() || session.is_over() || session.must_pass() {
+            return;
+        }
+        if self.strength.uses_book() && self.book.choose(session.as_ref()).is_some() {
+            return;
+        }
+        let engine = session.side_to_move();
+        let clock = self.table.search_clock_of(engine);
+        let moves = session.legal_moves().len();
+        let limits = self
+            .strength
+            .limits(session.empties(), self.table.size(), moves, clock);
+        self.thinker.ponder(session, limits, predicted);
     }
 
     fn engine_plays(&mut self, mv: Move, score: Option<i32>, how: &str) -> Vec<String> {
@@ -281,6 +325,12 @@ impl Play {
                 self.finish_hint(true);
                 let mover = self.table.to_move();
                 self.table.play(mv)?;
+                match self.thinker.pondering() {
+                    // The reply it pondered on: its search goes on, as the move's.
+                    Some(predicted) if predicted == mv => self.thinker.ponder_hit(),
+                    Some(_) => self.thinker.cancel(),
+                    None => {}
+                }
                 self.hint = None;
                 let mut lines = vec![format!("{} plays {mv}", color_name(mover))];
                 lines.extend(self.game_over_line());
@@ -395,5 +445,90 @@ pub fn format_clock(left: Duration) -> String {
         format!("{minutes}:{:02}.{}", rest / 10, rest % 10)
     } else {
         format!("{}.{}", rest / 10, rest % 10)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::BoardKind;
+
+    /// A human (black) against the engine (white) at 60 ms a move, pondering or not, no book.
+    fn game(ponders: bool) -> Play {
+        let searcher = Searcher::new(1, 4).expect("a searcher");
+        Play {
+            table: Table::new(
+                BoardKind::default(),
+                [PlayerKind::Human, PlayerKind::Engine],
+                None,
+            ),
+            strength: Strength::MoveTime(Duration::from_millis(60)),
+            book: BookChoice::default(),
+            thinker: Thinker::new(searcher),
+            hint: None,
+            ponders,
+        }
+    }
+
+    fn human_plays(play: &mut Play, mv: Move) {
+        assert!(matches!(play.handle(Input::Play(mv)), Ok(Reply::Said(_))));
+    }
+
+    fn engine_plays(play: &mut Play) {
+        let said = play.step(true);
+        assert!(
+            said.iter().any(|l| l.starts_with("white plays ")),
+            "{said:?}"
+        );
+    }
+
+    #[test]
+    fn the_engine_ponders_on_the_reply_it_expects_and_plays_on_from_there() {
+        let mut play = game(true);
+        human_plays(&mut play, "f5".parse().expect("a move"));
+        engine_plays(&mut play);
+        // The human's turn: the engine thinks about the reply it expects, a legal one.
+        let predicted = play.thinker.pondering().expect("pondering");
+        assert!(play.table.legal_moves().contains(&predicted));
+        assert_eq!(play.thinking(), Some(Purpose::Ponder(predicted)));
+        // That reply: the pondering search is the move's, and answers.
+        human_plays(&mut play, predicted);
+        assert_eq!(play.thinking(), Some(Purpose::Move));
+        engine_plays(&mut play);
+        // Another reply: the pondering is dropped, and the engine searches anew.
+        let predicted = play.thinker.pondering().expect("pondering again");
+        let other = play
+            .table
+            .legal_moves()
+            .into_iter()
+            .find(|&mv| mv != predicted)
+            .expect("another move");
+        human_plays(&mut play, other);
+        assert_eq!(play.thinking(), None);
+        engine_plays(&mut play);
+        // A hint replaces the pondering; undo ends it.
+        assert!(play.thinker.pondering().is_some());
+        assert!(matches!(play.handle(Input::Hint), Ok(Reply::Said(_))));
+        assert_eq!(play.thinking(), Some(Purpose::Hint));
+        assert!(!play.finish_hint(true).is_empty());
+        engine_plays_after(&mut play);
+        assert!(play.thinker.pondering().is_some());
+        let _ = play.handle(Input::Undo);
+        assert_eq!(play.thinking(), None);
+    }
+
+    /// The human plays its first legal move, then the engine replies.
+    fn engine_plays_after(play: &mut Play) {
+        let mv = play.table.legal_moves()[0];
+        human_plays(play, mv);
+        engine_plays(play);
+    }
+
+    #[test]
+    fn without_ponder_the_engine_waits_for_the_human() {
+        let mut play = game(false);
+        human_plays(&mut play, "f5".parse().expect("a move"));
+        engine_plays(&mut play);
+        assert_eq!(play.thinking(), None);
     }
 }

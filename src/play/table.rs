@@ -248,9 +248,14 @@ impl Table {
 
     /// The clock of the side to move as the search takes it.
     pub fn search_clock(&self) -> Option<crate::search::Clock> {
+        self.search_clock_of(self.to_move())
+    }
+
+    /// The clock of `color` as a search budgets it, when the game has clocks.
+    pub fn search_clock_of(&self, color: Color) -> Option<crate::search::Clock> {
         let clock = self.clock?;
         Some(crate::search::Clock {
-            time_left: self.time_left(self.to_move())?,
+            time_left: self.time_left(color)?,
             increment: clock.increment,
             ..crate::search::Clock::default()
         })

@@ -1,10 +1,11 @@
 //! The engine thinking in the background for `othel play`: one search at a time on a thread of
 //! its own, so that the screen keeps answering; a key can stop it (a hint then shows what the
-//! search had found) or cancel it (its answer is dropped).
+//! search had found) or cancel it (its answer is dropped). With pondering, it thinks on the
+//! human's time about the reply it predicted.
 
 use crate::protocol::session::Session;
 use crate::rules::Move;
-use crate::search::{Limits, Report, Searcher};
+use crate::search::{Limits, PonderHit, Report, Searcher};
 use std::collections::HashMap;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -18,6 +19,9 @@ pub enum Purpose {
     Move,
     /// To advise the human.
     Hint,
+    /// To play its move after the reply it predicts, while the human thinks: its move once the
+    /// human plays that reply.
+    Ponder(Move),
 }
 
 /// What a search found.
@@ -35,10 +39,14 @@ pub struct Thought {
     pub depth: u32,
     /// Each move's score from the deepest iteration that scored it (with multipv), best first.
     pub scores: Vec<(Move, i32)>,
+    /// The reply the search expects.
+    pub ponder: Option<Move>,
 }
 
 struct Job {
     purpose: Purpose,
+    /// What a pondering search waits for.
+    hit: Option<Arc<PonderHit>>,
     stop: Arc<AtomicBool>,
     answer: Receiver<Thought>,
     handle: JoinHandle<()>,
@@ -61,11 +69,48 @@ impl Thinker {
 
     /// Starts searching `session`'s position (a search under way is cancelled first).
     pub fn start(&mut self, session: Box<dyn Session>, limits: Limits, purpose: Purpose) {
+        self.spawn(session, limits, purpose, None);
+    }
+
+    /// Starts pondering `session`'s position, the one after the human's `predicted` reply: its
+    /// clock (`limits`) starts at [`Thinker::ponder_hit`].
+    pub fn ponder(&mut self, session: Box<dyn Session>, limits: Limits, predicted: Move) {
+        let hit = Arc::new(PonderHit::new());
+        self.spawn(session, limits, Purpose::Ponder(predicted), Some(hit));
+    }
+
+    /// The reply the search under way ponders on, if it ponders.
+    pub fn pondering(&self) -> Option<Move> {
+        match self.busy() {
+            Some(Purpose::Ponder(predicted)) => Some(predicted),
+            _ => None,
+        }
+    }
+
+    /// The predicted reply was played: the pondering search becomes the engine's move search,
+    /// its clock running from now.
+    pub fn ponder_hit(&mut self) {
+        if let Some(job) = &mut self.job
+            && let (Purpose::Ponder(_), Some(hit)) = (job.purpose, &job.hit)
+        {
+            hit.hit();
+            job.purpose = Purpose::Move;
+        }
+    }
+
+    fn spawn(
+        &mut self,
+        session: Box<dyn Session>,
+        limits: Limits,
+        purpose: Purpose,
+        hit: Option<Arc<PonderHit>>,
+    ) {
         self.cancel();
         let stop = Arc::new(AtomicBool::new(false));
         let (tx, answer) = mpsc::channel();
         let searcher = Arc::clone(&self.searcher);
         let flag = Arc::clone(&stop);
+        let waits_for = hit.clone();
         let handle = std::thread::spawn(move || {
             let mut lines: HashMap<Move, (u32, i32)> = HashMap::new();
             let mut on_report = |r: &Report| {
@@ -76,7 +121,12 @@ impl Thinker {
                     }
                 }
             };
-            let result = session.search(&searcher, &limits, &flag, &mut on_report);
+            // The search's clock starts once the weights are decoded, as the protocol's does.
+            crate::protocol::ready_before_clock(session.as_ref(), &searcher);
+            let result = match &waits_for {
+                None => session.search(&searcher, &limits, &flag, &mut on_report),
+                Some(hit) => session.ponder(&searcher, &limits, &flag, hit, &mut on_report),
+            };
             let mut scores: Vec<(Move, i32)> =
                 lines.into_iter().map(|(m, (_, s))| (m, s)).collect();
             scores.sort_by_key(|&(m, s)| (-s, m));
@@ -87,10 +137,12 @@ impl Thinker {
                 exact: matches!(result.precision, crate::search::Precision::Exact),
                 depth: result.depth,
                 scores,
+                ponder: result.ponder,
             });
         });
         self.job = Some(Job {
             purpose,
+            hit,
             stop,
             answer,
             handle,

@@ -261,6 +261,9 @@ fn panel(play: &Play) -> Vec<Line<'static>> {
             let what = match play.thinking() {
                 Some(Purpose::Move) => "the engine is thinking…".to_string(),
                 Some(Purpose::Hint) => "thinking of a hint (any key stops it)…".to_string(),
+                Some(Purpose::Ponder(_)) => {
+                    "your move (the engine thinks on your time)".to_string()
+                }
                 None if table.engine_to_move() => "the engine is to move".to_string(),
                 None => "your move".to_string(),
             };
