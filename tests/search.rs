@@ -380,6 +380,25 @@ fn a_stopped_iteration_plays_only_a_move_it_proved_better() {
     }
 }
 
+/// The move a stopped search adopted, and the last finished iteration's report, when it adopted
+/// one; checks that the last `info` line, as for any search, is the move played's: a line of its
+/// own for an adopted move, its score a lower bound.
+fn adopted_move<'r>(result: &SearchResult, reports: &'r [Report]) -> Option<(Move, &'r Report)> {
+    let (best, last) = (result.best?, reports.last()?);
+    assert_eq!(
+        last.pv[0], best,
+        "the last line is the move played's: {reports:?}"
+    );
+    assert_eq!(last.score, result.score, "{reports:?}");
+    if !last.lower_bound {
+        return None;
+    }
+    assert!(result.stopped.is_some(), "{reports:?}");
+    let finished = reports.iter().rev().find(|r| !r.lower_bound)?;
+    assert_ne!(finished.pv[0], best, "{reports:?}");
+    Some((best, finished))
+}
+
 fn stopped_iterations_proving_better_moves(threads: usize) -> usize {
     type P = othel::rules::Othello<othel::rules::geometry::Size8>;
     let searcher = Searcher::new(threads, 16).unwrap();
@@ -400,15 +419,12 @@ fn stopped_iterations_proving_better_moves(threads: usize) -> usize {
                 ..Limits::default()
             };
             let (result, reports) = search(&searcher, &pos, &limits);
-            let (Some(best), Some(last)) = (result.best, reports.last()) else {
+            let Some((best, finished)) = adopted_move(&result, &reports) else {
                 continue;
             };
-            let finished = last.pv[0];
-            if best == finished {
-                continue;
-            }
             // Depth d + 1 was stopped after proving `best` better than `finished`.
-            let depth = last.depth as i32;
+            let depth = finished.depth as i32;
+            let finished = finished.pv[0];
             let score = |m: Move| -negamax_to_depth(&pos.play(m), depth);
             let board = othel::rules::notation::board_string(&pos);
             assert!(
@@ -449,13 +465,10 @@ fn a_stopped_exact_pass_plays_only_a_move_it_proved_better() {
                 ..exact()
             };
             let (result, reports) = search(&searcher, &pos, &limits);
-            let (Some(best), Some(last)) = (result.best, reports.last()) else {
+            let Some((best, finished)) = adopted_move(&result, &reports) else {
                 continue;
             };
-            let finished = last.pv[0];
-            if best == finished || result.stopped.is_none() {
-                continue;
-            }
+            let finished = finished.pv[0];
             let board = othel::rules::notation::board_string(&pos);
             let best_score = solved(best);
             assert!(

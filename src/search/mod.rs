@@ -58,6 +58,9 @@ pub struct Report {
     pub time: Duration,
     /// The principal variation.
     pub pv: Vec<Move>,
+    /// The score is only a lower bound: an iteration stopped once it had proved this move better
+    /// than the last finished one's best, and the move is played.
+    pub lower_bound: bool,
 }
 
 impl Report {
@@ -88,7 +91,7 @@ pub fn format_score_of(centidiscs: i32, precision: Precision) -> String {
 }
 
 impl fmt::Display for Report {
-    /// `depth D [exact|wld] score S nodes N time MS nps N pv M …`
+    /// `depth D [exact|wld] score S [lowerbound] nodes N time MS nps N pv M …`
     fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {
         write!(f, "depth {}", self.depth)?;
         match self.precision {
@@ -99,8 +102,9 @@ impl fmt::Display for Report {
         }
         write!(
             f,
-            " score {} nodes {} time {} nps {} pv",
+            " score {}{} nodes {} time {} nps {} pv",
             format_score_of(self.score, self.precision),
+            if self.lower_bound { " lowerbound" } else { "" },
             self.nodes,
             self.time.as_millis(),
             self.nps()
@@ -376,6 +380,7 @@ impl Searcher {
                 nodes: 0,
                 time: result.time,
                 pv: result.pv.clone(),
+                lower_bound: false,
             });
             return result;
         }
@@ -456,10 +461,25 @@ impl Searcher {
                             result.best
                         );
                         result.best = Some(best.mv);
-                        result.score = best.score;
+                        result.score = if reported == Precision::WinLossDraw {
+                            best.score.signum() * DISC
+                        } else {
+                            best.score
+                        };
                         result.pv =
                             principal_variation(&shared, best.mv, &best.child, size, report_depth);
                         result.ponder = result.pv.get(1).copied();
+                        // Its own line, so that the last one before `bestmove` is the move's.
+                        on_report(&Report {
+                            depth: report_depth,
+                            precision: reported,
+                            line: 1,
+                            score: result.score,
+                            nodes: shared.nodes.load(Relaxed),
+                            time: started.elapsed(),
+                            pv: result.pv.clone(),
+                            lower_bound: true,
+                        });
                     }
                     break 'iterations;
                 }
@@ -502,6 +522,7 @@ impl Searcher {
                         nodes,
                         time: started.elapsed(),
                         pv: principal_variation(&shared, root.mv, &root.child, size, report_depth),
+                        lower_bound: false,
                     });
                 }
                 if !done {
