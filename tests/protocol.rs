@@ -265,6 +265,26 @@ fn a_ponder_search_that_finished_early_still_waits_and_stop_ends_one() {
 }
 
 #[test]
+fn a_pondered_book_move_waits_for_ponderhit_too() {
+    let mut engine = Engine::start();
+    engine.send("isready");
+    engine.until("readyok", Duration::from_secs(10));
+    engine.send("position startpos moves f5");
+    engine.send("go ponder movetime 100");
+    std::thread::sleep(Duration::from_millis(300));
+    engine.send("isready");
+    let (_, before) = engine.until("readyok", Duration::from_secs(2));
+    assert!(before.is_empty(), "{before:?}");
+    engine.send("ponderhit");
+    let (best, infos) = engine.until("bestmove", Duration::from_secs(2));
+    assert!(infos.iter().any(|l| l.contains(" book ")), "{infos:?}");
+    assert!(
+        ["bestmove d6", "bestmove f4", "bestmove f6"].contains(&best.as_str()),
+        "{best}"
+    );
+}
+
+#[test]
 fn searchmoves_searches_only_the_moves_given() {
     // White's moves after f5 are d6, f4 and f6; the book knows them all, and is not asked.
     let mut engine = Engine::start();
