@@ -150,12 +150,7 @@ fn a_first_search_without_isready_spends_its_time_searching() {
     engine.send("position startpos moves f5 d6 c3 d3 c4 f4 f6 f3 e6 e7 d7 c6 c5 g5");
     engine.send("go movetime 20");
     let (_, infos) = engine.until("bestmove", Duration::from_secs(10));
-    let depth = infos
-        .iter()
-        .filter_map(|l| l.strip_prefix("info depth "))
-        .filter_map(|l| l.split_whitespace().next()?.parse::<u32>().ok())
-        .max()
-        .expect("info lines with a depth");
+    let depth = deepest(&infos);
     assert!(depth >= 6, "depth {depth}: {infos:?}");
 }
 
@@ -177,7 +172,7 @@ fn stop_ends_an_infinite_search_at_once() {
     assert!(best.split_whitespace().nth(1).is_some_and(|m| m != "none"));
 }
 
-/// The depth of the deepest `info` line among `lines`.
+/// The depth of the deepest `info` line among `lines` (0 without one).
 fn deepest(lines: &[String]) -> u32 {
     lines
         .iter()

@@ -25,9 +25,7 @@ pub fn analyze<P: Evaluate>(pos: &P, limits: &Limits, engine: &EngineArgs) -> Re
     // 8×8's) and a table of the default size brought in, so that `time` and `nps` are the
     // search's own (`othel analyze f5 --depth 8` said `time 88` for 2,340 nodes).
     let _ = pos.evaluate();
-    if searcher.table_bytes() <= crate::protocol::READY_TABLE_BYTES {
-        searcher.prepare();
-    }
+    searcher.prepare_if_quick();
     let stop = AtomicBool::new(false);
     let multipv = limits.multipv > 1;
     let result = searcher.search(pos, limits, &stop, &mut |report: &Report| {

@@ -123,10 +123,8 @@ impl Thinker {
             };
             // The search's clock starts once the weights are decoded, as the protocol's does.
             crate::protocol::ready_before_clock(session.as_ref(), &searcher);
-            let result = match &waits_for {
-                None => session.search(&searcher, &limits, &flag, &mut on_report),
-                Some(hit) => session.ponder(&searcher, &limits, &flag, hit, &mut on_report),
-            };
+            let hit = waits_for.as_deref();
+            let result = session.search_or_ponder(&searcher, &limits, &flag, hit, &mut on_report);
             let mut scores: Vec<(Move, i32)> =
                 lines.into_iter().map(|(m, (_, s))| (m, s)).collect();
             scores.sort_by_key(|&(m, s)| (-s, m));

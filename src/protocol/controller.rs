@@ -539,18 +539,12 @@ impl Controller {
             };
             // The search's clock starts once it is ready, `isready` or not.
             let readied = super::ready_before_clock(session.as_ref(), &searcher);
-            let (result, charged) = match ponder {
-                None => {
-                    let result = session.search(&searcher, &limits, &stop, &mut on_report);
-                    let charged = Some(result.time + readied);
-                    (result, charged)
-                }
-                Some(hit) => {
-                    let result = session.ponder(&searcher, &limits, &stop, &hit, &mut on_report);
-                    // Its bestmove waits for the hit (or a stop), however soon it finished.
-                    let charged = wait_for_hit(&hit, &stop);
-                    (result, charged)
-                }
+            let hit = ponder.as_deref();
+            let result = session.search_or_ponder(&searcher, &limits, &stop, hit, &mut on_report);
+            let charged = match hit {
+                None => Some(result.time + readied),
+                // Its bestmove waits for the hit (or a stop), however soon it finished.
+                Some(hit) => wait_for_hit(hit, &stop),
             };
             record_time(took, charged);
             match (result.best, result.ponder) {

@@ -135,15 +135,11 @@ pub fn ready_for_search(session: &dyn session::Session, searcher: &Searcher) {
     searcher.prepare();
 }
 
-/// The largest table a search brings into memory before its clock starts: 64 MB, the default,
-/// takes tens of milliseconds; 1 GB took 2.7 s and 4 GB 8.6 s (`setoption hash=N`, `isready`),
-/// which a search must not add to a clock. A larger one is brought in by the search as it goes.
-pub(crate) const READY_TABLE_BYTES: usize = 64 << 20;
-
 /// What a search does before its clock starts, so that its time goes to searching when nothing
-/// readied it: [`ready_for_search`], the table only up to [`READY_TABLE_BYTES`]. A piped
-/// `position …` then `go movetime 20` ended at depth 2 or 3 on a fresh process, its time spent
-/// decoding the weights and faulting in the table's pages, and reaches depth 12 so readied.
+/// readied it: [`ready_for_search`], the table only if that takes moments
+/// ([`Searcher::prepare_if_quick`]). A piped `position …` then `go movetime 20` ended at depth 2
+/// or 3 on a fresh process, its time spent decoding the weights and faulting in the table's
+/// pages, and reaches depth 12 so readied.
 /// Returns the time it took: the move's, which a front end's clock charges along with the
 /// search's own, and not a cost outside the search for the moves to come to keep aside.
 pub fn ready_before_clock(
@@ -152,9 +148,7 @@ pub fn ready_before_clock(
 ) -> std::time::Duration {
     let started = std::time::Instant::now();
     session.load_evaluation();
-    if searcher.table_bytes() <= READY_TABLE_BYTES {
-        searcher.prepare();
-    }
+    searcher.prepare_if_quick();
     started.elapsed()
 }
 

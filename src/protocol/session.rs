@@ -71,6 +71,15 @@ pub trait Session: Send {
     fn learn(&self, book: &mut Book, searcher: &Searcher, depth: u32, plies: usize) -> usize;
     /// A copy that a search thread can own.
     fn boxed_clone(&self) -> Box<dyn Session>;
+    /// Searches the position, or ponders it with `ponder` (see [`Searcher::search_or_ponder`]).
+    fn search_or_ponder(
+        &self,
+        searcher: &Searcher,
+        limits: &Limits,
+        stop: &AtomicBool,
+        ponder: Option<&PonderHit>,
+        on_report: &mut (dyn FnMut(&Report) + Send),
+    ) -> SearchResult;
     /// Searches the position.
     fn search(
         &self,
@@ -78,16 +87,9 @@ pub trait Session: Send {
         limits: &Limits,
         stop: &AtomicBool,
         on_report: &mut (dyn FnMut(&Report) + Send),
-    ) -> SearchResult;
-    /// Ponders the position (see [`Searcher::ponder`]).
-    fn ponder(
-        &self,
-        searcher: &Searcher,
-        limits: &Limits,
-        stop: &AtomicBool,
-        hit: &PonderHit,
-        on_report: &mut (dyn FnMut(&Report) + Send),
-    ) -> SearchResult;
+    ) -> SearchResult {
+        self.search_or_ponder(searcher, limits, stop, None, on_report)
+    }
 }
 
 struct GameSession<P: Evaluate>(Game<P>);
@@ -183,24 +185,15 @@ impl<P: Evaluate> Session for GameSession<P> {
     fn boxed_clone(&self) -> Box<dyn Session> {
         Box::new(GameSession(self.0.clone()))
     }
-    fn search(
+    fn search_or_ponder(
         &self,
         searcher: &Searcher,
         limits: &Limits,
         stop: &AtomicBool,
+        ponder: Option<&PonderHit>,
         on_report: &mut (dyn FnMut(&Report) + Send),
     ) -> SearchResult {
-        searcher.search(self.0.position(), limits, stop, on_report)
-    }
-    fn ponder(
-        &self,
-        searcher: &Searcher,
-        limits: &Limits,
-        stop: &AtomicBool,
-        hit: &PonderHit,
-        on_report: &mut (dyn FnMut(&Report) + Send),
-    ) -> SearchResult {
-        searcher.ponder(self.0.position(), limits, stop, hit, on_report)
+        searcher.search_or_ponder(self.0.position(), limits, stop, ponder, on_report)
     }
 }
 

@@ -60,7 +60,8 @@ pub struct Deadline<'a> {
 }
 
 impl Deadline<'_> {
-    /// No deadline.
+    /// No deadline (for searches set up by hand in tests).
+    #[cfg(test)]
     pub fn none() -> Deadline<'static> {
         Deadline {
             started: Instant::now(),

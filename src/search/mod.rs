@@ -240,9 +240,12 @@ impl Searcher {
         self.tt.make_resident();
     }
 
-    /// The table's size in bytes.
-    pub fn table_bytes(&self) -> usize {
-        self.tt.bytes()
+    /// [`Searcher::prepare`] when the table is at most `QUICK_PREPARE_BYTES` (64 MB), which takes
+    /// moments; a larger one is brought in by the search as it goes.
+    pub fn prepare_if_quick(&self) {
+        if self.tt.bytes() <= QUICK_PREPARE_BYTES {
+            self.prepare();
+        }
     }
 
     /// Searches `pos` to `limits`, calling `on_report` after each iteration; ends early when
@@ -254,26 +257,16 @@ impl Searcher {
         stop: &AtomicBool,
         on_report: &mut (dyn FnMut(&Report) + Send),
     ) -> SearchResult {
-        self.run_in_pool(pos, limits, stop, None, on_report)
+        self.search_or_ponder(pos, limits, stop, None, on_report)
     }
 
-    /// Ponders `pos`, the position after the move the opponent is predicted to play: searches
-    /// it as [`Searcher::search`] would to `limits`, but with no time limit until `hit` says
-    /// the prediction came true; from then on the clock runs as for a search started at that
-    /// moment, whose head start is the pondering done. The caller sets `stop` when the opponent
-    /// played another move. Depth and node limits, and the end of the game, end it at any time.
-    pub fn ponder<P: Evaluate>(
-        &self,
-        pos: &P,
-        limits: &Limits,
-        stop: &AtomicBool,
-        hit: &PonderHit,
-        on_report: &mut (dyn FnMut(&Report) + Send),
-    ) -> SearchResult {
-        self.run_in_pool(pos, limits, stop, Some(hit), on_report)
-    }
-
-    fn run_in_pool<P: Evaluate>(
+    /// [`Searcher::search`], or with `ponder`, ponders `pos`, the position after the move the
+    /// opponent is predicted to play: searches it to `limits`, but with no time limit until the
+    /// hit says the prediction came true; from then on the clock runs as for a search started at
+    /// that moment, whose head start is the pondering done. The caller sets `stop` when the
+    /// opponent played another move. Depth and node limits, and the end of the game, end it at
+    /// any time.
+    pub fn search_or_ponder<P: Evaluate>(
         &self,
         pos: &P,
         limits: &Limits,
@@ -568,6 +561,11 @@ impl Searcher {
         result
     }
 }
+
+/// The largest table a search brings into memory before its clock starts
+/// ([`Searcher::prepare_if_quick`]): 64 MB, the default, takes tens of milliseconds; 1 GB took
+/// 2.7 s and 4 GB 8.6 s (`setoption hash=N`, `isready`), which a search must not add to a clock.
+const QUICK_PREPARE_BYTES: usize = 64 << 20;
 
 /// A search bounded by time alone (`movetime`, a clock) on 8×8 with at most this many empty
 /// squares stops deepening its midgame iterations after depth [`TIMED_SOLVE_DEPTH`] and goes on
