@@ -373,3 +373,142 @@ fn analyze_with_an_unreadable_book_says_why_and_does_not_go_on() {
     assert!(!err.contains("going on"), "{err}");
     assert_eq!(err.matches("/nonexistent/book").count(), 1, "{err}");
 }
+
+/// The `ply` lines of one game's review, its header and its two totals lines.
+struct ReviewedGame<'a> {
+    header: &'a str,
+    plies: Vec<Vec<&'a str>>,
+    totals: Vec<Vec<&'a str>>,
+}
+
+fn reviewed_games(text: &str) -> Vec<ReviewedGame<'_>> {
+    let mut games: Vec<ReviewedGame> = Vec::new();
+    for line in text.lines() {
+        let words: Vec<&str> = line.split_whitespace().collect();
+        match words[0] {
+            "game" => games.push(ReviewedGame {
+                header: line,
+                plies: Vec::new(),
+                totals: Vec::new(),
+            }),
+            "ply" => games.last_mut().unwrap().plies.push(words),
+            "black" | "white" => games.last_mut().unwrap().totals.push(words),
+            _ => panic!("unexpected line {line}"),
+        }
+    }
+    games
+}
+
+#[test]
+fn review_scores_every_move_of_a_match_s_games() {
+    let dir = tempfile::tempdir().expect("a temporary folder");
+    let games = dir.path().join("games.ggf");
+    let games = games.to_str().unwrap();
+    let bin = env!("CARGO_BIN_EXE_othel");
+    let quick = format!("name=quick cmd='{bin} --threads 1' depth=1");
+    let slow = format!("name=slow cmd='{bin} --threads 1' depth=3");
+    let out = othel(&[
+        "match", "--size", "6", "--engine", &quick, "--engine", &slow, "--games", "2", "--out",
+        games,
+    ]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let out = othel(&[
+        "review",
+        "--file",
+        games,
+        "--threads",
+        "1",
+        "--depth",
+        "4",
+        "--exact-from",
+        "14",
+    ]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let text = stdout(&out);
+    let reviewed = reviewed_games(&text);
+    assert_eq!(reviewed.len(), 2, "{text}");
+    for game in &reviewed {
+        // `game N black quick white slow result +4.000`, the players either way round.
+        let header: Vec<&str> = game.header.split_whitespace().collect();
+        assert_eq!(header[2], "black", "{}", game.header);
+        assert_eq!(header[6], "result", "{}", game.header);
+        let result: f64 = header[7].parse().unwrap();
+        let mut exact_seen = false;
+        let mut last_exact: Option<(&str, i32)> = None;
+        let mut losses = [0.0f64; 2];
+        let mut mistakes = [0u32; 2];
+        let mut moves = [0u32; 2];
+        for words in &game.plies {
+            let side = usize::from(words[2] == "white");
+            moves[side] += 1;
+            if words[4] == "forced" {
+                assert_eq!(words.len(), 5, "{words:?}");
+                continue;
+            }
+            // ply N COLOR MOVE score S best M S loss L (depth D | exact) [mistake]
+            assert_eq!((words[4], words[6], words[9]), ("score", "best", "loss"));
+            let exact = words[11] == "exact";
+            // Once solved, solved to the end.
+            assert!(exact || !exact_seen, "{words:?}");
+            exact_seen |= exact;
+            let loss: f64 = words[10].parse().unwrap();
+            let (score, best): (f64, f64) = (words[5].parse().unwrap(), words[8].parse().unwrap());
+            assert!(
+                (best - score - loss).abs() < 0.011 && loss >= 0.0,
+                "{words:?}"
+            );
+            if exact {
+                assert!(!words[5].contains('.'), "{words:?}");
+                last_exact = Some((words[2], words[5].parse().unwrap()));
+            }
+            let mistake = words.last() == Some(&"mistake");
+            assert_eq!(mistake, loss >= 2.0, "{words:?}");
+            losses[side] += loss;
+            mistakes[side] += u32::from(mistake);
+        }
+        // After the last move scored every move was forced: its exact score is the result.
+        let (color, score) = last_exact.expect("an exact end");
+        let black_view = if color == "black" { score } else { -score };
+        assert_eq!(f64::from(black_view), result, "{}", game.header);
+        for (side, totals) in game.totals.iter().enumerate() {
+            // COLOR moves N loss L mistakes M
+            assert_eq!(totals[0], ["black", "white"][side]);
+            assert_eq!(totals[2].parse::<u32>().unwrap(), moves[side]);
+            let loss: f64 = totals[4].parse().unwrap();
+            assert!((loss - losses[side]).abs() < 0.05, "{totals:?} {losses:?}");
+            assert_eq!(totals[6].parse::<u32>().unwrap(), mistakes[side]);
+        }
+    }
+}
+
+#[test]
+fn review_refuses_a_bad_game_before_searching() {
+    let out = othel(&["review", "--size", "6", "c4"]);
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("move 1"), "{err}");
+    assert!(stdout(&out).is_empty());
+    let file = temp_file("games.txt", "f5d6c3\n# a comment\nf5f5\n");
+    let path = file.to_str().unwrap();
+    let out = othel(&["review", "--file", path]);
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("line 3"), "{err}");
+    assert!(stdout(&out).is_empty());
+    for args in [
+        ["review", "--file", path, "f5"],
+        ["review", "--mistake", "-1", "f5"],
+        ["review", "--mistake", "NaN", "f5"],
+    ] {
+        let out = othel(&args);
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+    }
+}

@@ -1,6 +1,7 @@
 //! The command line: clap definitions of the one-shot subcommands, and what each one runs.
 
 mod book_commands;
+mod review_command;
 mod search_commands;
 mod train_commands;
 
@@ -143,6 +144,9 @@ pub enum Command {
         #[command(flatten)]
         engine: EngineArgs,
     },
+    /// Reviews games: each move's score against the best move's (to a fixed depth, exactly near
+    /// the end), what it lost, and each side's total loss and mistakes.
+    Review(Box<review_command::ReviewArgs>),
     /// Solves every position of a file of board strings or OBF lines exactly and checks the scores
     /// the file gives.
     Solve {
@@ -517,6 +521,7 @@ pub fn run(command: Command) -> Result<(), CliError> {
                 }
             });
         }
+        Command::Review(args) => review_command::review(&args)?,
         Command::Solve { file, wld, engine } => search_commands::solve(&file, wld, &engine)?,
         Command::Bench {
             depth,

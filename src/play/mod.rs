@@ -17,7 +17,7 @@ use command::Input;
 use levels::{MAX_LEVEL, Strength};
 use std::io::IsTerminal;
 use std::time::Duration;
-use table::{ClockSetting, PlayerKind, Table, color_name};
+use table::{ClockSetting, PlayerKind, Table};
 use thinker::{Purpose, Thinker, Thought};
 
 /// The options of `othel play`.
@@ -149,7 +149,7 @@ impl Play {
         if self.table.must_pass() {
             let mover = self.table.to_move();
             if self.table.play(Move::Pass).is_ok() {
-                said.push(format!("{} has no move and passes", color_name(mover)));
+                said.push(format!("{} has no move and passes", mover.name()));
                 said.extend(self.game_over_line());
             }
             return said;
@@ -242,7 +242,7 @@ impl Play {
         match self.table.play(mv) {
             Ok(()) => {
                 let score = score.map_or(String::new(), |s| format!(" {}", format_discs(s)));
-                said.push(format!("{} plays {mv}{score} ({how})", color_name(mover)));
+                said.push(format!("{} plays {mv}{score} ({how})", mover.name()));
                 self.hint = None;
                 said.extend(self.game_over_line());
             }
@@ -319,7 +319,7 @@ impl Play {
                 if self.table.engine_to_move() {
                     return Err(format!(
                         "it is the engine's turn ({}): wait for its move",
-                        color_name(self.table.to_move())
+                        self.table.to_move().name()
                     ));
                 }
                 self.finish_hint(true);
@@ -332,7 +332,7 @@ impl Play {
                     None => {}
                 }
                 self.hint = None;
-                let mut lines = vec![format!("{} plays {mv}", color_name(mover))];
+                let mut lines = vec![format!("{} plays {mv}", mover.name())];
                 lines.extend(self.game_over_line());
                 said(lines)
             }

@@ -3,7 +3,7 @@
 //! scripts, tests and screen readers; every bad line gets an `error:` line and changes nothing.
 
 use super::command::{HELP, Input, parse_input};
-use super::table::color_name;
+
 use super::{Play, Reply, format_clock};
 use crate::rules::Color;
 use std::io::{self, BufRead, Write};
@@ -107,7 +107,7 @@ fn prompt(play: &Play, out: &mut impl Write) -> io::Result<()> {
         );
     }
     let mover = table.to_move();
-    let mut line = format!("{} to move", color_name(mover));
+    let mut line = format!("{} to move", mover.name());
     if let (Some(b), Some(w)) = (table.time_left(Color::Black), table.time_left(Color::White)) {
         line.push_str(&format!(
             " (clocks: black {}, white {})",

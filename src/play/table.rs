@@ -90,20 +90,10 @@ impl Outcome {
             Outcome::Finished(0) => "a draw".into(),
             Outcome::Finished(m) if m > 0 => format!("black wins by {m}"),
             Outcome::Finished(m) => format!("white wins by {}", -m),
-            Outcome::Flagged(c) => format!(
-                "{} lost on time: {} wins",
-                color_name(c),
-                color_name(c.opposite())
-            ),
+            Outcome::Flagged(c) => {
+                format!("{} lost on time: {} wins", c.name(), c.opposite().name())
+            }
         }
-    }
-}
-
-/// `black` or `white`.
-pub fn color_name(color: Color) -> &'static str {
-    match color {
-        Color::Black => "black",
-        Color::White => "white",
     }
 }
 

@@ -6,7 +6,7 @@
 //! `X` and `O` and highlights are brackets.
 
 use super::command::{HELP, Input, parse_input};
-use super::table::{Cell, color_name};
+use super::table::Cell;
 use super::thinker::Purpose;
 use super::{Play, Reply, format_clock, format_discs};
 use crate::rules::{Color, Move};
@@ -243,7 +243,7 @@ fn panel(play: &Play) -> Vec<Line<'static>> {
         };
         lines.push(Line::from(format!(
             "{turn}{} ({}): {count}{clock}",
-            color_name(color),
+            color.name(),
             table.player(color).name()
         )));
     }
@@ -267,7 +267,7 @@ fn panel(play: &Play) -> Vec<Line<'static>> {
                 None if table.engine_to_move() => "the engine is to move".to_string(),
                 None => "your move".to_string(),
             };
-            lines.push(Line::from(format!("{} to move: {what}", color_name(mover))));
+            lines.push(Line::from(format!("{} to move: {what}", mover.name())));
             if table.swap_offered() {
                 lines.push(Line::from("swap (typed) trades colours"));
             }
@@ -276,7 +276,7 @@ fn panel(play: &Play) -> Vec<Line<'static>> {
     if let Some(last) = table.last() {
         lines.push(Line::from(format!(
             "last: {} {} (turned {})",
-            color_name(last.color),
+            last.color.name(),
             last.mv,
             last.flipped.len()
         )));

@@ -107,13 +107,6 @@ fn color_arg(text: &str) -> Result<Color, String> {
     }
 }
 
-fn color_name(color: Color) -> &'static str {
-    match color {
-        Color::Black => "black",
-        Color::White => "white",
-    }
-}
-
 /// The time system of `time_settings` and the clock of `time_left`.
 #[derive(Clone, Copy, Debug, Default)]
 struct TimeLeft {
@@ -268,9 +261,7 @@ impl GtpEngine {
             ("gogui-rules_board", []) => Ok(self.rules_board()),
             ("gogui-rules_board_size", []) => Ok(self.session.kind().size().to_string()),
             ("gogui-rules_legal_moves", []) => Ok(self.rules_legal_moves()),
-            ("gogui-rules_side_to_move", []) => {
-                Ok(color_name(self.session.side_to_move()).to_string())
-            }
+            ("gogui-rules_side_to_move", []) => Ok(self.session.side_to_move().name().to_string()),
             ("gogui-rules_final_result", []) => Ok(self.rules_final_result()),
             (name, _) if COMMANDS.contains(&name) => Err(format!(
                 "syntax error (wrong number of arguments for {name})"
@@ -312,13 +303,13 @@ impl GtpEngine {
             if !self.session.must_pass() {
                 return Err(format!(
                     "illegal move (it is {}'s turn)",
-                    color_name(self.session.side_to_move())
+                    self.session.side_to_move().name()
                 ));
             }
             if mv == Move::Pass {
                 return Err(format!(
                     "illegal move ({} must pass)",
-                    color_name(color.opposite())
+                    color.opposite().name()
                 ));
             }
             self.session.play(Move::Pass).map_err(|e| e.to_string())?;
@@ -352,7 +343,7 @@ impl GtpEngine {
         if color != self.session.side_to_move() && !self.session.must_pass() {
             return Err(format!(
                 "it is {}'s turn",
-                color_name(self.session.side_to_move())
+                self.session.side_to_move().name()
             ));
         }
         if color != self.session.side_to_move() {

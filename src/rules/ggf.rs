@@ -59,11 +59,7 @@ impl fmt::Display for GgfError {
             GgfError::WrongColor { ply, found } => write!(
                 f,
                 "move {ply} is played by {}, who is not to move",
-                if *found == Color::Black {
-                    "black"
-                } else {
-                    "white"
-                }
+                found.name()
             ),
             GgfError::Illegal { ply, error } => write!(f, "move {ply}: {error}"),
             GgfError::Notation(e) => e.fmt(f),

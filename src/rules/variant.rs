@@ -21,6 +21,14 @@ impl Color {
         }
     }
 
+    /// `black` or `white`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Color::Black => "black",
+            Color::White => "white",
+        }
+    }
+
     /// The board-string letter: `X` or `O`.
     pub fn letter(self) -> char {
         match self {

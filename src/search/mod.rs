@@ -11,6 +11,7 @@ pub mod endgame8;
 pub mod endgame8_table;
 pub mod limits;
 pub mod moves;
+pub mod review;
 mod table_memory;
 pub mod tt;
 
