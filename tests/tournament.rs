@@ -588,8 +588,33 @@ fn pondering_engines_think_on_the_opponents_time_and_keep_their_clocks() {
             "{engine}: ponders left over"
         );
         hits += engine_hits;
+        // The summary's count: the hits, of the predictions the opponent's move answered (a
+        // stop also ends a ponder search left over at a game's end).
+        let prefix = format!("ponder {engine}: ");
+        let line = text
+            .lines()
+            .find(|l| l.starts_with(&prefix))
+            .unwrap_or_else(|| panic!("no ponder line for {engine}: {text}"));
+        let words: Vec<&str> = line[prefix.len()..].split_whitespace().collect();
+        let (counted_hits, predictions): (usize, usize) =
+            (words[0].parse().unwrap(), words[2].parse().unwrap());
+        assert_eq!(counted_hits, engine_hits, "{line}");
+        assert!(
+            predictions >= engine_hits && predictions <= engine_hits + stops,
+            "{line}"
+        );
     }
     assert!(hits > 0);
+    assert!(!text.contains("ponder plain"), "{text}");
+    // The records keep the counts: a summary made from them says the same.
+    let again = run_match(&strings(&["--summary", &out_file.display().to_string()]));
+    let ponder_lines = |t: &str| -> Vec<String> {
+        t.lines()
+            .filter(|l| l.starts_with("ponder "))
+            .map(str::to_string)
+            .collect()
+    };
+    assert_eq!(ponder_lines(&stdout(&again)), ponder_lines(&text));
     let plain: String = std::fs::read_dir(&logs)
         .expect("the logs")
         .filter_map(Result::ok)

@@ -3,6 +3,7 @@
 
 use super::player::{Fault, FaultKind, GameView, Player};
 use super::spec::MoveLimit;
+use super::{PONDER_PROPERTY, PonderTally};
 use crate::protocol::session::new_session;
 use crate::rules::ggf::{GgfMove, GgfRecord};
 use crate::rules::notation::Setup;
@@ -126,6 +127,10 @@ pub fn play_game(setup: &GameSetup, players: [&mut Player; 2]) -> Finished {
         .limits
         .map(|l| clock_of(l).map_or(Duration::ZERO, |c| c.0));
     let mut forfeit = None;
+    // Per side, the reply it predicted and ponders on, until the opponent moves; and how many of
+    // its predictions the opponent's moves answered, and how many of those came true.
+    let mut awaiting: [Option<Move>; 2] = [None, None];
+    let mut pondering = [PonderTally::default(); 2];
     for (i, player) in players.iter_mut().enumerate() {
         if let Err(fault) = player.new_game() {
             let loser = if i == 0 { Color::Black } else { Color::White };
@@ -210,6 +215,9 @@ pub fn play_game(setup: &GameSetup, players: [&mut Player; 2]) -> Finished {
             eval: None,
             seconds: Some(took.as_secs_f64()),
         });
+        if let Some(guess) = awaiting[1 - s].take() {
+            pondering[1 - s].add(guess == mv);
+        }
         // An engine that ponders thinks on the reply it predicted while the opponent moves.
         if let Some(guess) = players[s].take_prediction()
             && !game.is_over()
@@ -230,6 +238,7 @@ pub fn play_game(setup: &GameSetup, players: [&mut Player; 2]) -> Finished {
                 forfeit = Some(forfeit_of(side, fault));
                 break;
             }
+            awaiting[s] = Some(guess);
         }
     }
     let black_margin = match &forfeit {
@@ -258,6 +267,11 @@ pub fn play_game(setup: &GameSetup, players: [&mut Player; 2]) -> Finished {
     }
     for (color, limit) in [("B", setup.limits[0]), ("W", setup.limits[1])] {
         properties.push((format!("{color}L"), limit.to_string()));
+    }
+    for (color, tally) in ["B", "W"].iter().zip(pondering) {
+        if tally.predictions > 0 {
+            properties.push((format!("{color}{PONDER_PROPERTY}"), tally.to_string()));
+        }
     }
     if let Some(f) = &forfeit {
         properties.push(("GC".to_string(), format!("forfeit: {}", f.detail)));

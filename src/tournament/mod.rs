@@ -227,6 +227,8 @@ pub struct Summary {
     /// Per engine, the seconds its timed moves took and how many they were (the records' move
     /// times; openings' moves have none).
     pub thinking: BTreeMap<usize, Thinking>,
+    /// Per engine that pondered, its predictions and how many came true.
+    pub pondering: BTreeMap<usize, PonderTally>,
 }
 
 /// An engine's thinking time over a match.
@@ -238,7 +240,64 @@ pub struct Thinking {
     pub moves: u32,
 }
 
+/// How an engine's pondering went: of the replies it predicted and pondered on, how many the
+/// opponent then played. A game's record keeps each side's as `BP[hits/predictions]` and
+/// `WP[…]` (only for a side that pondered), so that `--summary` and `--resume` count them too.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct PonderTally {
+    /// Predictions that came true (`ponderhit`).
+    pub hits: u32,
+    /// Predictions answered by the opponent's move (hits and misses).
+    pub predictions: u32,
+}
+
+/// The GGF property after the colour's letter that holds a side's [`PonderTally`].
+const PONDER_PROPERTY: &str = "P";
+
+impl PonderTally {
+    /// One more prediction answered.
+    pub fn add(&mut self, hit: bool) {
+        self.predictions += 1;
+        self.hits += u32::from(hit);
+    }
+
+    /// Black's and white's tallies in a game's record, those it has (a malformed one is left
+    /// out: it only informs).
+    fn of_record(record: &GgfRecord) -> [Option<PonderTally>; 2] {
+        ["B", "W"].map(|color| {
+            let key = format!("{color}{PONDER_PROPERTY}");
+            let (_, value) = record.properties.iter().find(|(k, _)| *k == key)?;
+            let (hits, predictions) = value.split_once('/')?;
+            let tally = PonderTally {
+                hits: hits.parse().ok()?,
+                predictions: predictions.parse().ok()?,
+            };
+            (tally.hits <= tally.predictions).then_some(tally)
+        })
+    }
+}
+
+impl fmt::Display for PonderTally {
+    fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        write!(f, "{}/{}", self.hits, self.predictions)
+    }
+}
+
 impl Summary {
+    /// Adds each side's pondering in a game's record to its engine's.
+    fn add_pondering(&mut self, black: usize, white: usize, record: &GgfRecord) {
+        for (engine, tally) in [black, white]
+            .into_iter()
+            .zip(PonderTally::of_record(record))
+        {
+            if let Some(t) = tally {
+                let sum = self.pondering.entry(engine).or_default();
+                sum.hits += t.hits;
+                sum.predictions += t.predictions;
+            }
+        }
+    }
+
     /// Runs the test on the first pair's results so far; true once it has decided. A decision
     /// stands once reached: the games still being played when it stopped the match are counted
     /// (in the ratio too) but cannot take it back (a match stopped at H1 after 977 games had
@@ -392,12 +451,25 @@ impl Summary {
                 )
             })
             .collect();
+        let pondering: Vec<String> = self
+            .pondering
+            .iter()
+            .map(|(&e, t)| {
+                format!(
+                    "{{\"engine\":{},\"hits\":{},\"predictions\":{}}}",
+                    string(&self.names[e]),
+                    t.hits,
+                    t.predictions
+                )
+            })
+            .collect();
         format!(
-            "{{\"games\":{},\"pairs\":[{}],\"forfeits\":[{}],\"thinking\":[{}],\"sprt\":{sprt}}}\n",
+            "{{\"games\":{},\"pairs\":[{}],\"forfeits\":[{}],\"thinking\":[{}],\"pondering\":[{}],\"sprt\":{sprt}}}\n",
             self.games,
             pairs.join(","),
             forfeits.join(","),
-            thinking.join(",")
+            thinking.join(","),
+            pondering.join(",")
         )
     }
 }
@@ -456,6 +528,16 @@ impl fmt::Display for Summary {
                 )?;
             }
         }
+        for (&e, t) in &self.pondering {
+            writeln!(
+                f,
+                "ponder {}: {} of {} predicted replies played ({:.1}%)",
+                self.names[e],
+                t.hits,
+                t.predictions,
+                100.0 * f64::from(t.hits) / f64::from(t.predictions.max(1))
+            )?;
+        }
         if let Some((llr, (low, high), decision)) = self.sprt {
             let verdict = match decision {
                 SprtDecision::H1 => "H1 accepted",
@@ -510,7 +592,7 @@ struct RecordedGame {
     black_margin: i32,
     loser: Option<Color>,
     kind: Option<FaultKind>,
-    moves: Vec<GgfMove>,
+    record: GgfRecord,
 }
 
 /// Adds `games` to `summary` in the order of their numbers, the order they were scheduled in,
@@ -521,7 +603,8 @@ fn replay(summary: &mut Summary, mut games: Vec<RecordedGame>, sprt: Option<Sprt
     games.sort_by_key(|g| g.index);
     for g in games {
         summary.add(g.black, g.white, g.black_margin, g.loser, g.kind);
-        summary.add_thinking(g.black, g.white, &g.moves);
+        summary.add_thinking(g.black, g.white, &g.record.moves);
+        summary.add_pondering(g.black, g.white, &g.record);
         summary.decide_sprt(sprt);
     }
 }
@@ -605,7 +688,7 @@ fn add_finished(
                 black_margin: margin.round() as i32,
                 loser,
                 kind,
-                moves: record.moves,
+                record,
             });
         }
     }
@@ -743,6 +826,7 @@ pub fn run(config: &MatchConfig) -> Result<Summary, String> {
             }
             summary.add(s.black, s.white, finished.black_margin, loser, kind);
             summary.add_thinking(s.black, s.white, &finished.record.moves);
+            summary.add_pondering(s.black, s.white, &finished.record);
             if summary.decide_sprt(config.sprt) {
                 stop.store(true, Relaxed);
             }
