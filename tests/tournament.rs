@@ -588,8 +588,10 @@ fn pondering_engines_think_on_the_opponents_time_and_keep_their_clocks() {
             "{engine}: ponders left over"
         );
         hits += engine_hits;
-        // The summary's count: the hits, of the predictions the opponent's move answered (a
-        // stop also ends a ponder search left over at a game's end).
+        // The summary's count: the predictions the opponent's move answered, each ended by a
+        // `ponderhit` or a `stop`, and those that came true: each `ponderhit`, and a predicted
+        // reply that ended the game or left the pondering side to pass (stopped, as no move of
+        // its own follows).
         let prefix = format!("ponder {engine}: ");
         let line = text
             .lines()
@@ -598,11 +600,11 @@ fn pondering_engines_think_on_the_opponents_time_and_keep_their_clocks() {
         let words: Vec<&str> = line[prefix.len()..].split_whitespace().collect();
         let (counted_hits, predictions): (usize, usize) =
             (words[0].parse().unwrap(), words[2].parse().unwrap());
-        assert_eq!(counted_hits, engine_hits, "{line}");
         assert!(
-            predictions >= engine_hits && predictions <= engine_hits + stops,
-            "{line}"
+            engine_hits <= counted_hits && counted_hits <= predictions,
+            "{line}: {engine_hits} ponderhit"
         );
+        assert!(predictions <= engine_hits + stops, "{line}: {stops} stop");
     }
     assert!(hits > 0);
     assert!(!text.contains("ponder plain"), "{text}");

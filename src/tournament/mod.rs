@@ -245,7 +245,8 @@ pub struct Thinking {
 /// `WP[…]` (only for a side that pondered), so that `--summary` and `--resume` count them too.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct PonderTally {
-    /// Predictions that came true (`ponderhit`).
+    /// Predictions that came true: the opponent played the predicted reply (the engine got a
+    /// `ponderhit`, or a `stop` where that reply ended the game or left it to pass).
     pub hits: u32,
     /// Predictions answered by the opponent's move (hits and misses).
     pub predictions: u32,
