@@ -17,6 +17,7 @@ Before the subcommand: --othel BIN (default target/release/othel), the othel tha
 the NBoard positions.
 """
 import argparse
+import bz2
 import gzip
 import json
 import random
@@ -27,7 +28,10 @@ from concurrent.futures import ThreadPoolExecutor
 
 
 def open_text(path):
-    """A text file, read through gzip when its name ends in .gz (the finished chunks of data/)."""
+    """A text file, read through bzip2 or gzip when its name ends in .bz2 or .gz (the finished
+    chunks of data/)."""
+    if path.endswith('.bz2'):
+        return bz2.open(path, 'rt')
     return gzip.open(path, 'rt') if path.endswith('.gz') else open(path)
 
 

@@ -12,12 +12,13 @@ With --endgame, the spread the endgame's selective passes trust instead (`MPC_SI
 
 Usage: scripts/probcut-sigma.py GAMES [--positions N] [--depth D] [--seed S] [--othel BIN]
                                 [--scores FILE] [--endgame] [--empties LOW-HIGH] [--cell N]
-  GAMES: a games file (data/README.md), e.g. data/othello-8/d10-s20/games-055000.games.gz (held
+  GAMES: a games file (data/README.md), e.g. data/othello-8/d10-s20/games-055000.games.bz2 (held
   out from the shipped weights' fit); its header's `size` and `variant` set the board. --scores
   keeps the raw scores (one position a line) and reads them back instead of searching when the
   file exists. --cell: the empty squares a cell of the fit spans (each cell needs 8 positions).
 """
 import argparse
+import bz2
 import gzip
 import math
 import os
@@ -28,7 +29,10 @@ import sys
 
 
 def open_text(path):
-    """A text file, read through gzip when its name ends in .gz (the finished chunks of data/)."""
+    """A text file, read through bzip2 or gzip when its name ends in .bz2 or .gz (the finished
+    chunks of data/)."""
+    if path.endswith('.bz2'):
+        return bz2.open(path, 'rt')
     return gzip.open(path, 'rt') if path.endswith('.gz') else open(path)
 
 

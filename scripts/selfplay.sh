@@ -3,7 +3,7 @@
 # file per chunk under data/othello-SIZE/dDEPTH-sSOLVE/ (data/lehto-SIZE/… for Lehto's odd SIZE;
 # data/README.md), from chunk FIRST on, COUNT
 # chunks (default: until stopped). A chunk file that exists is resumed, so the script can be killed
-# and started again at any time; a finished chunk is compressed (games-NNNNNN.games.gz) and can be
+# and started again at any time; a finished chunk is compressed (games-NNNNNN.games.bz2) and can be
 # committed as it appears.
 # Runs on a copy of the release binary, so rebuilding meanwhile changes nothing; run it under nice.
 # Usage: scripts/selfplay.sh [SIZE] [DEPTH] [SOLVE] [FIRST] [COUNT] [CHUNK] [-- extra train gen args]
@@ -34,10 +34,11 @@ mkdir -p "$dir"
 for ((c = first; c < first + count; c++)); do
   out=$(printf '%s/games-%06d.games' "$dir" $((c * chunk)))
   # A chunk compressed is complete (data/README.md): nothing to play.
-  [ -e "$out.gz" ] && continue
+  [ -e "$out.bz2" ] || [ -e "$out.gz" ] && continue
   "$bin" train gen --size "$size" --games "$chunk" --from $((c * chunk)) --depth "$depth" \
     --solve "$solve" "${openings[@]}" --seed 1 --out "$out" "$@"
   # Complete (unless it holds one shard's games only): compressed, as data/ keeps its finished
-  # chunks (-n: the same bytes every time).
-  [[ " $* " == *" --shard"[=\ ]* ]] || gzip -9n "$out"
+  # chunks (bzip2 writes the same bytes every time; chunks finished before the sixty-seventh
+  # session were gzipped, and are recompressed so).
+  [[ " $* " == *" --shard"[=\ ]* ]] || bzip2 -9 "$out"
 done

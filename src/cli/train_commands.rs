@@ -136,7 +136,7 @@ pub enum TrainCommand {
     /// of games or samples files: mean absolute and root mean square error in discs by phase
     /// (positions with at most the games' solve point's empties are labelled exactly).
     Eval {
-        /// Games files (plain or gzipped) and samples files (games not used in the fit, for a
+        /// Games files (plain, bzip2 or gzip) and samples files (games not used in the fit, for a
         /// fair figure).
         #[arg(required = true)]
         samples: Vec<PathBuf>,
@@ -151,7 +151,7 @@ pub enum TrainCommand {
     /// solve (--exact), and writes them as a samples file: a test set for `train eval` whose
     /// labels are not the noise of the moves played after each position (boards up to 8x8).
     Label {
-        /// Games files (plain or gzipped) and samples files to take the positions from (games
+        /// Games files (plain, bzip2 or gzip) and samples files to take the positions from (games
         /// not used in the fit, for a fair figure).
         #[arg(required = true)]
         samples: Vec<PathBuf>,
@@ -186,7 +186,7 @@ pub enum TrainCommand {
     /// Fits pattern weights to games and samples files by regularised least squares, phase by
     /// phase, and reports the error on held-out samples.
     Fit {
-        /// Games files, plain or gzipped (their games replayed into labelled positions), and
+        /// Games files, plain, bzip2 or gzip (their games replayed into labelled positions), and
         /// samples files.
         #[arg(required = true)]
         samples: Vec<PathBuf>,
@@ -694,14 +694,13 @@ fn open_output(job: &GenJob) -> Result<(Sink, std::fs::File, HashSet<u64>), CliE
     if job
         .out
         .extension()
-        .is_some_and(|e| e == records::COMPRESSED_EXTENSION)
+        .is_some_and(|e| records::FINISHED_EXTENSIONS.iter().any(|f| e == *f))
     {
         return Err(bad(
             &"games are written to a plain .games file (compressed once the run is complete)",
         ));
     }
-    let compressed = records::compressed_path(&job.out);
-    if compressed.exists() {
+    if let Some(compressed) = records::compressed_paths(&job.out).find(|p| p.exists()) {
         return Err(bad(&format!(
             "{} exists: these games were played and compressed already",
             compressed.display()

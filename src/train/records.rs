@@ -404,29 +404,47 @@ pub fn read(text: &str) -> Result<GamesFile, RecordsError> {
 /// The first bytes of a gzip stream.
 const GZIP_MAGIC: [u8; 2] = [0x1f, 0x8b];
 
-/// The extension of a finished games file kept compressed.
-pub const COMPRESSED_EXTENSION: &str = "gz";
+/// The first bytes of a bzip2 stream (then the block size, `1`–`9`).
+const BZIP2_MAGIC: [u8; 3] = *b"BZh";
 
-/// Where the games file `path` is kept once complete and compressed: its name with `.gz` added.
-pub fn compressed_path(path: &Path) -> PathBuf {
-    let mut name = path.as_os_str().to_owned();
-    name.push(".");
-    name.push(COMPRESSED_EXTENSION);
-    PathBuf::from(name)
+/// The extension of a finished games file kept compressed: bzip2, which keeps the text records in
+/// 27% fewer bytes than gzip (a chunk of 5,000 8x8 games: 297 KB against 409 KB at `-9`).
+pub const COMPRESSED_EXTENSION: &str = "bz2";
+
+/// The extensions of finished games files: bzip2's, and gzip's (data/ kept its chunks so until the
+/// sixty-seventh session; such files are read as well).
+pub const FINISHED_EXTENSIONS: [&str; 2] = [COMPRESSED_EXTENSION, "gz"];
+
+/// The names the games file `path` may be kept under once complete and compressed: its name with
+/// each of [`FINISHED_EXTENSIONS`] added.
+pub fn compressed_paths(path: &Path) -> impl Iterator<Item = PathBuf> + '_ {
+    FINISHED_EXTENSIONS.into_iter().map(move |extension| {
+        let mut name = path.as_os_str().to_owned();
+        name.push(".");
+        name.push(extension);
+        PathBuf::from(name)
+    })
 }
 
-/// A data file's bytes as written: gzip streams (a chunk's games file compressed once it is
-/// complete, `gzip -9n`, to keep `data/` within its budget: text game records shrink about 2.7
-/// times) decompressed, every concatenated member in turn; anything else as it is.
+/// A data file's bytes as written: bzip2 or gzip streams (a chunk's games file compressed once it
+/// is complete, `bzip2 -9`, formerly `gzip -9n`, to keep `data/` within its budget: text game
+/// records shrink about 3.8 times, 2.7 with gzip) decompressed, every concatenated stream in
+/// turn; anything else as it is.
 pub fn decompressed(bytes: Vec<u8>) -> std::io::Result<Vec<u8>> {
-    if !bytes.starts_with(&GZIP_MAGIC) {
+    let mut out = Vec::with_capacity(bytes.len() * 4);
+    if bytes.starts_with(&GZIP_MAGIC) {
+        std::io::Read::read_to_end(
+            &mut flate2::read::MultiGzDecoder::new(bytes.as_slice()),
+            &mut out,
+        )?;
+    } else if bytes.starts_with(&BZIP2_MAGIC) && bytes.get(3).is_some_and(u8::is_ascii_digit) {
+        std::io::Read::read_to_end(
+            &mut bzip2::read::MultiBzDecoder::new(bytes.as_slice()),
+            &mut out,
+        )?;
+    } else {
         return Ok(bytes);
     }
-    let mut out = Vec::with_capacity(bytes.len() * 4);
-    std::io::Read::read_to_end(
-        &mut flate2::read::MultiGzDecoder::new(bytes.as_slice()),
-        &mut out,
-    )?;
     Ok(out)
 }
 
