@@ -588,10 +588,10 @@ fn pondering_engines_think_on_the_opponents_time_and_keep_their_clocks() {
             "{engine}: ponders left over"
         );
         hits += engine_hits;
-        // The summary's count: the predictions the opponent's move answered, each ended by a
-        // `ponderhit` or a `stop`, and those that came true: each `ponderhit`, and a predicted
-        // reply that ended the game or left the pondering side to pass (stopped, as no move of
-        // its own follows).
+        // The summary's count: the predictions, each answered by the opponent's next move (no
+        // game here ends by forfeit), so one for each ponder search; and those that came true:
+        // each `ponderhit`, and a predicted reply that ended the game or left the pondering side
+        // to pass (stopped, as no move of its own follows, or left to `quit` after the last game).
         let prefix = format!("ponder {engine}: ");
         let line = text
             .lines()
@@ -604,7 +604,7 @@ fn pondering_engines_think_on_the_opponents_time_and_keep_their_clocks() {
             engine_hits <= counted_hits && counted_hits <= predictions,
             "{line}: {engine_hits} ponderhit"
         );
-        assert!(predictions <= engine_hits + stops, "{line}: {stops} stop");
+        assert_eq!(predictions, ponders, "{line}");
     }
     assert!(hits > 0);
     assert!(!text.contains("ponder plain"), "{text}");

@@ -246,7 +246,8 @@ pub struct Thinking {
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct PonderTally {
     /// Predictions that came true: the opponent played the predicted reply (the engine got a
-    /// `ponderhit`, or a `stop` where that reply ended the game or left it to pass).
+    /// `ponderhit`; where that reply ended the game or left it to pass, a `stop`, or `quit`
+    /// after its last game).
     pub hits: u32,
     /// Predictions answered by the opponent's move (hits and misses).
     pub predictions: u32,
