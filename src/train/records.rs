@@ -431,20 +431,15 @@ pub fn compressed_paths(path: &Path) -> impl Iterator<Item = PathBuf> + '_ {
 /// records shrink about 3.8 times, 2.7 with gzip) decompressed, every concatenated stream in
 /// turn; anything else as it is.
 pub fn decompressed(bytes: Vec<u8>) -> std::io::Result<Vec<u8>> {
-    let mut out = Vec::with_capacity(bytes.len() * 4);
-    if bytes.starts_with(&GZIP_MAGIC) {
-        std::io::Read::read_to_end(
-            &mut flate2::read::MultiGzDecoder::new(bytes.as_slice()),
-            &mut out,
-        )?;
+    let mut decoder: Box<dyn std::io::Read + '_> = if bytes.starts_with(&GZIP_MAGIC) {
+        Box::new(flate2::read::MultiGzDecoder::new(bytes.as_slice()))
     } else if bytes.starts_with(&BZIP2_MAGIC) && bytes.get(3).is_some_and(u8::is_ascii_digit) {
-        std::io::Read::read_to_end(
-            &mut bzip2::read::MultiBzDecoder::new(bytes.as_slice()),
-            &mut out,
-        )?;
+        Box::new(bzip2::read::MultiBzDecoder::new(bytes.as_slice()))
     } else {
         return Ok(bytes);
-    }
+    };
+    let mut out = Vec::with_capacity(bytes.len() * 4);
+    decoder.read_to_end(&mut out)?;
     Ok(out)
 }
 
