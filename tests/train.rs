@@ -608,28 +608,12 @@ fn game_records_shard_resume_and_replay_into_a_fit() {
         "{table}"
     );
 
-    // A finished file compressed (here in two gzip members, as `cat a.gz b.gz` makes: data/'s
-    // chunks until the sixty-seventh session) reads as the plain one; a run is not played again beside it, nor written compressed; a damaged one
-    // is an error.
+    // A finished file compressed, in bzip2 as data/ keeps its chunks or in gzip as it kept them
+    // until the sixty-seventh session (here in two streams, as `cat a.bz2 b.bz2` makes), reads as
+    // the plain one; a run is not played again beside it, nor written compressed; a damaged one is
+    // an error.
     let text = std::fs::read(&whole).unwrap();
     let half = text.len() / 2;
-    let mut packed = Vec::new();
-    for part in [&text[..half], &text[half..]] {
-        let mut encoder = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::best());
-        encoder.write_all(part).unwrap();
-        packed.extend(encoder.finish().unwrap());
-    }
-    let compressed = dir.join("whole.games.gz");
-    std::fs::write(&compressed, &packed).unwrap();
-    let out = othel(
-        &[
-            &["--weights", weights.to_str().unwrap()],
-            &["train", "eval", compressed.to_str().unwrap(), "--size", "6"][..],
-        ]
-        .concat(),
-    );
-    assert_succeeded(&out);
-    assert_eq!(String::from_utf8_lossy(&out.stdout), table);
     let gen_to = |out: &std::path::Path, message: &str| {
         let out = out.to_str().unwrap();
         let words = [
@@ -640,40 +624,50 @@ fn game_records_shard_resume_and_replay_into_a_fit() {
             message,
         );
     };
-    gen_to(&whole, "compressed already");
-    gen_to(&dir.join("new.games.gz"), "plain .games file");
-    let damaged = dir.join("damaged.games.gz");
-    std::fs::write(&damaged, &packed[..packed.len() / 3]).unwrap();
-    refused(
-        &["train", "eval", damaged.to_str().unwrap(), "--size", "6"],
-        "damaged.games.gz",
-    );
-    // The same in bzip2, as data/ keeps its chunks now (two streams, as `cat a.bz2 b.bz2` makes).
-    let mut packed = Vec::new();
-    for part in [&text[..half], &text[half..]] {
+    let gzip: fn(&[u8]) -> Vec<u8> = |part| {
+        let mut encoder = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::best());
+        encoder.write_all(part).unwrap();
+        encoder.finish().unwrap()
+    };
+    let bzip2: fn(&[u8]) -> Vec<u8> = |part| {
         let mut encoder = bzip2::write::BzEncoder::new(Vec::new(), bzip2::Compression::best());
         encoder.write_all(part).unwrap();
-        packed.extend(encoder.finish().unwrap());
+        encoder.finish().unwrap()
+    };
+    for (stem, extension, pack) in [("whole", "gz", gzip), ("other", "bz2", bzip2)] {
+        let packed: Vec<u8> = [&text[..half], &text[half..]]
+            .into_iter()
+            .flat_map(pack)
+            .collect();
+        let compressed = dir.join(format!("{stem}.games.{extension}"));
+        std::fs::write(&compressed, &packed).unwrap();
+        let out = othel(
+            &[
+                &["--weights", weights.to_str().unwrap()],
+                &["train", "eval", compressed.to_str().unwrap(), "--size", "6"][..],
+            ]
+            .concat(),
+        );
+        assert_succeeded(&out);
+        assert_eq!(String::from_utf8_lossy(&out.stdout), table);
+        gen_to(&dir.join(format!("{stem}.games")), "compressed already");
+        gen_to(
+            &dir.join(format!("new.games.{extension}")),
+            "plain .games file",
+        );
+        let damaged = format!("damaged.games.{extension}");
+        std::fs::write(dir.join(&damaged), &packed[..packed.len() / 3]).unwrap();
+        refused(
+            &[
+                "train",
+                "eval",
+                dir.join(&damaged).to_str().unwrap(),
+                "--size",
+                "6",
+            ],
+            &damaged,
+        );
     }
-    let compressed = dir.join("other.games.bz2");
-    std::fs::write(&compressed, &packed).unwrap();
-    let out = othel(
-        &[
-            &["--weights", weights.to_str().unwrap()],
-            &["train", "eval", compressed.to_str().unwrap(), "--size", "6"][..],
-        ]
-        .concat(),
-    );
-    assert_succeeded(&out);
-    assert_eq!(String::from_utf8_lossy(&out.stdout), table);
-    gen_to(&dir.join("other.games"), "compressed already");
-    gen_to(&dir.join("new.games.bz2"), "plain .games file");
-    let damaged = dir.join("damaged.games.bz2");
-    std::fs::write(&damaged, &packed[..packed.len() / 3]).unwrap();
-    refused(
-        &["train", "eval", damaged.to_str().unwrap(), "--size", "6"],
-        "damaged.games.bz2",
-    );
 
     let fit_args = [
         "train",

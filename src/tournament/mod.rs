@@ -263,6 +263,12 @@ impl PonderTally {
         self.hits += u32::from(hit);
     }
 
+    /// Adds another tally's counts to this one's.
+    fn absorb(&mut self, other: PonderTally) {
+        self.hits += other.hits;
+        self.predictions += other.predictions;
+    }
+
     /// Black's and white's tallies in a game's record, those it has (a malformed one is left
     /// out: it only informs).
     fn of_record(record: &GgfRecord) -> [Option<PonderTally>; 2] {
@@ -293,11 +299,24 @@ impl Summary {
             .zip(PonderTally::of_record(record))
         {
             if let Some(t) = tally {
-                let sum = self.pondering.entry(engine).or_default();
-                sum.hits += t.hits;
-                sum.predictions += t.predictions;
+                self.pondering.entry(engine).or_default().absorb(t);
             }
         }
+    }
+
+    /// Adds a finished game between engines `black` and `white`: its result, and what its record
+    /// holds of each side's thinking time and pondering (live, and again from the files).
+    fn add_game(
+        &mut self,
+        (black, white): (usize, usize),
+        black_margin: i32,
+        loser: Option<Color>,
+        kind: Option<FaultKind>,
+        record: &GgfRecord,
+    ) {
+        self.add(black, white, black_margin, loser, kind);
+        self.add_thinking(black, white, &record.moves);
+        self.add_pondering(black, white, record);
     }
 
     /// Runs the test on the first pair's results so far; true once it has decided. A decision
@@ -604,9 +623,13 @@ struct RecordedGame {
 fn replay(summary: &mut Summary, mut games: Vec<RecordedGame>, sprt: Option<Sprt>) {
     games.sort_by_key(|g| g.index);
     for g in games {
-        summary.add(g.black, g.white, g.black_margin, g.loser, g.kind);
-        summary.add_thinking(g.black, g.white, &g.record.moves);
-        summary.add_pondering(g.black, g.white, &g.record);
+        summary.add_game(
+            (g.black, g.white),
+            g.black_margin,
+            g.loser,
+            g.kind,
+            &g.record,
+        );
         summary.decide_sprt(sprt);
     }
 }
@@ -826,9 +849,13 @@ pub fn run(config: &MatchConfig) -> Result<Summary, String> {
                     f.detail
                 );
             }
-            summary.add(s.black, s.white, finished.black_margin, loser, kind);
-            summary.add_thinking(s.black, s.white, &finished.record.moves);
-            summary.add_pondering(s.black, s.white, &finished.record);
+            summary.add_game(
+                (s.black, s.white),
+                finished.black_margin,
+                loser,
+                kind,
+                &finished.record,
+            );
             if summary.decide_sprt(config.sprt) {
                 stop.store(true, Relaxed);
             }
