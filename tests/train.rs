@@ -655,17 +655,12 @@ fn game_records_shard_resume_and_replay_into_a_fit() {
             &dir.join(format!("new.games.{extension}")),
             "plain .games file",
         );
-        let damaged = format!("damaged.games.{extension}");
-        std::fs::write(dir.join(&damaged), &packed[..packed.len() / 3]).unwrap();
+        let damaged_name = format!("damaged.games.{extension}");
+        let damaged = dir.join(&damaged_name);
+        std::fs::write(&damaged, &packed[..packed.len() / 3]).unwrap();
         refused(
-            &[
-                "train",
-                "eval",
-                dir.join(&damaged).to_str().unwrap(),
-                "--size",
-                "6",
-            ],
-            &damaged,
+            &["train", "eval", damaged.to_str().unwrap(), "--size", "6"],
+            &damaged_name,
         );
     }
 
